@@ -1,0 +1,63 @@
+import type { BasicCrawlingContext } from '@crawlee/cheerio';
+import type { CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import { extractPageLinks } from '../../src/domain/maps/page-links.js';
+import type { EngineRegistry } from '../../src/engine/registry.js';
+import type { PageSnapshot } from '../../src/engine/types.js';
+import { runUntilAborted } from './cheerio-run.js';
+import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
+import { FrontierRequestManager } from './frontier-request-manager.js';
+
+export interface BrowserRunDeps {
+  /** The process's engine registry; pages are rendered by its `playwright` engine. */
+  engines: EngineRegistry;
+  dataDir: string;
+  /** Pages the browser engine renders at once (BROWSER_POOL_SIZE): a crawl never asks for more. */
+  browserSlots: number;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * One browser crawl run on Crawlee's BasicCrawler, each page rendered by the service's
+ * `playwright` engine: the same Chromium pool, launch flags, identity, guard proxy, resource
+ * policy, actions, screenshots and PDFs as a browser scrape. Links are read from the rendered
+ * document. (Crawlee's PlaywrightCrawler is not used: loading @crawlee/browser-pool opens an
+ * unauthenticated forward proxy on every interface; see docs/crawls.md.)
+ */
+export async function runBrowser(work: CrawlWork, options: CrawlEngineOptions, deps: BrowserRunDeps): Promise<void> {
+  const mod = await loadCheerio();
+  if (options.signal.aborted) return;
+  const target = FrontierRequestManager.target;
+  const concurrency = Math.max(1, Math.min(options.concurrency, deps.browserSlots));
+  const seconds = Math.ceil(options.pageTimeoutMs / 1000);
+  const crawler = new mod.BasicCrawler(
+    {
+      requestQueue: new FrontierRequestManager(work, mod.Request).asQueue(),
+      maxRequestRetries: 0,
+      useSessionPool: false,
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      requestHandlerTimeoutSecs: seconds + 120,
+      autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02, loggingIntervalSecs: null },
+      statusMessageLoggingInterval: 3600,
+      log: silentLog(mod),
+      requestHandler: async ({ request }: BasicCrawlingContext) => {
+        const snapshot = await render(deps.engines, request.url, options);
+        const html = snapshot.text !== undefined && HTML_TYPES.has(snapshot.contentType);
+        const links = html ? extractPageLinks(snapshot.text!, snapshot.finalUrl).links : [];
+        await work.fetched(target(request), { snapshot, links });
+      },
+      failedRequestHandler: async ({ request }, error) => work.failed(target(request), error),
+    },
+    runConfiguration(mod, deps.dataDir),
+  );
+  await runUntilAborted(crawler, options.signal);
+}
+
+async function render(engines: EngineRegistry, url: string, options: CrawlEngineOptions): Promise<PageSnapshot> {
+  const { snapshot } = await engines.fetch(
+    { url, timeoutMs: options.pageTimeoutMs, browser: options.browser ?? {} },
+    { engine: 'playwright', escalate: false, signal: options.signal },
+  );
+  return snapshot;
+}

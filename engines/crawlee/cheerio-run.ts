@@ -1,0 +1,69 @@
+import type { CheerioCrawlingContext } from '@crawlee/cheerio';
+import type { CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import { extractLinks } from './cheerio-links.js';
+import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
+import { EngineHttpClient, type SnapshotFetcher } from './engine-http-client.js';
+import { FrontierRequestManager } from './frontier-request-manager.js';
+
+export interface CheerioRunDeps {
+  fetchSnapshot: SnapshotFetcher;
+  dataDir: string;
+}
+
+/** Statuses handed to the request handler instead of being thrown by Crawlee: the crawl decides about them. */
+const SERVER_ERRORS = Array.from({ length: 100 }, (_, i) => 500 + i);
+
+/**
+ * One crawl run on Crawlee's CheerioCrawler: targets come from the crawl's frontier
+ * (FrontierRequestManager), fetches go through the `http` engine (EngineHttpClient), links are
+ * read from the document the crawler parsed. Concurrency is fixed (min = max), retries are the
+ * crawl's (maxRequestRetries 0), and no session pool or cookies carry state between pages.
+ */
+export async function runCheerio(work: CrawlWork, options: CrawlEngineOptions, deps: CheerioRunDeps): Promise<void> {
+  const mod = await loadCheerio();
+  if (options.signal.aborted) return;
+  const client = new EngineHttpClient(deps.fetchSnapshot, options.signal);
+  const target = FrontierRequestManager.target;
+  const seconds = Math.ceil(options.pageTimeoutMs / 1000);
+  const crawler = new mod.CheerioCrawler(
+    {
+      requestQueue: new FrontierRequestManager(work, mod.Request).asQueue(),
+      httpClient: client,
+      maxRequestRetries: 0,
+      useSessionPool: false,
+      persistCookiesPerSession: false,
+      minConcurrency: options.concurrency,
+      maxConcurrency: options.concurrency,
+      navigationTimeoutSecs: seconds + 5,
+      requestHandlerTimeoutSecs: seconds + 120,
+      additionalMimeTypes: ['*/*'],
+      ignoreHttpErrorStatusCodes: SERVER_ERRORS,
+      autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02, loggingIntervalSecs: null },
+      statusMessageLoggingInterval: 3600,
+      log: silentLog(mod),
+      requestHandler: async (ctx: CheerioCrawlingContext) => {
+        const snapshot = client.snapshotOf(ctx.response);
+        if (!snapshot) throw new Error(`no response was recorded for ${ctx.request.url}`);
+        const links = ctx.$ ? extractLinks(ctx.$, snapshot.finalUrl) : [];
+        await work.fetched(target(ctx.request), { snapshot, links });
+      },
+      failedRequestHandler: async ({ request }, error) => work.failed(target(request), error),
+    },
+    runConfiguration(mod, deps.dataDir),
+  );
+  await runUntilAborted(crawler, options.signal);
+}
+
+/** Runs a crawler until it finishes by itself, or tears it down when `signal` aborts. */
+export async function runUntilAborted(
+  crawler: { run(): Promise<unknown>; teardown(): Promise<void> },
+  signal: AbortSignal,
+): Promise<void> {
+  const onAbort = () => void crawler.teardown().catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await crawler.run();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

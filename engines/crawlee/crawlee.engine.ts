@@ -1,0 +1,45 @@
+import type { CrawlEngine, CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import type { EngineRegistry } from '../../src/engine/registry.js';
+import { errors } from '../../src/errors.js';
+import { runCheerio } from './cheerio-run.js';
+import type { SnapshotFetcher } from './engine-http-client.js';
+import { runBrowser } from './browser-run.js';
+
+export interface CrawleeEngineOptions {
+  /** The process's engine registry: plain pages are fetched by its `http` engine. */
+  engines: EngineRegistry;
+  /** DATA_DIR: the only place Crawlee could write to (it is configured to keep everything in memory). */
+  dataDir: string;
+  /** BROWSER_POOL_SIZE: pages of a browser crawl rendered at once. */
+  browserSlots: number;
+}
+
+/**
+ * The `crawlee` crawl engine: Crawlee's CheerioCrawler for plain pages (fetched by the `http`
+ * engine), Crawlee's BasicCrawler driving the `playwright` engine when the crawl's scrape options
+ * need a browser (actions, screenshots, screen sizes, raw_pdf, waits) or ask for one
+ * (`engine: playwright`). Either way the crawl's frontier feeds the crawler and every request
+ * passes the outbound guard. See docs/crawls.md.
+ *
+ * @example
+ * const engine = createCrawleeEngine({ engines, dataDir: config.dataDir, browserSlots: config.browser.poolSize });
+ * await engine.run(work, { pageTimeoutMs: 30_000, concurrency: 8, signal });
+ */
+export function createCrawleeEngine(options: CrawleeEngineOptions): CrawlEngine {
+  const { engines, dataDir } = options;
+  return {
+    id: 'crawlee',
+    async run(work: CrawlWork, run: CrawlEngineOptions) {
+      if (run.browser !== undefined || run.forceBrowser) {
+        if (!engines.get('playwright')) {
+          throw errors.validation('scrape_options: this crawl needs a browser, and none is available here');
+        }
+        return runBrowser(work, run, { engines, dataDir, browserSlots: options.browserSlots });
+      }
+      const fetchSnapshot: SnapshotFetcher = async (url, signal) =>
+        (await engines.fetch({ url, timeoutMs: run.pageTimeoutMs }, { engine: 'http', escalate: false, signal }))
+          .snapshot;
+      return runCheerio(work, run, { fetchSnapshot, dataDir });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'coverage/**', '.scratch/**', 'bench/site/**', 'test/fixtures/**/*.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/config.ts reads the environment.' },
+      ],
+    },
+  },
+  {
+    files: ['src/config.ts', 'test/**', 'bench/**', 'vitest.config.ts', '.ci/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/schema/**', '**/engines/**', '**/plugins/**'],
+              message: 'src/domain never imports transports, engines or plugins.',
+            },
+            { group: ['hono', 'hono/*', 'graphql-yoga', 'bree'], message: 'src/domain stays transport-free.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { createEngines } from '../engines/index.js';
+import { publicBaseUrl, type AppConfig } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import type { PgTarget } from './db/embedded/embedded-database.js';
+import { signingSecret } from './domain/settings/settings.service.js';
+import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
+import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
+import { createLogger, type Logger } from './logger.js';
+import { createConvertPool } from './pipeline/convert-pool.js';
+import { createMemoryPubSub } from './pubsub/memory-pubsub.js';
+import { createPostgresPubSub } from './pubsub/postgres-pubsub.js';
+import type { PubSub } from './pubsub/pubsub.js';
+import { createServices, type Services } from './services.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { createBlobStore } from './storage/create-blob-store.js';
+
+export type { Services } from './services.js';
+
+export type Role = 'all' | 'api' | 'worker';
+
+/** Public addresses of this deployment; the bound port is known only after listen. */
+export interface PublicUrls {
+  base(): string;
+  docs(): string;
+  setBoundPort(port: number): void;
+}
+
+/** Everything a transport or job needs, wired once. The only place that knows every part. */
+export interface Container {
+  config: AppConfig;
+  role: Role;
+  version: string;
+  logger: Logger;
+  db: Database;
+  pubsub: PubSub;
+  urls: PublicUrls;
+  signingSecret: string;
+  blobs: BlobStore;
+  /** The outbound network policy every request the service makes goes through. */
+  guard: OutboundGuard;
+  engines: EngineRegistry;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  role?: Role;
+  logger?: Logger;
+  /** Embedded database in memory instead of DATA_DIR (tests). */
+  inMemoryDatabase?: boolean;
+  /** DNS for the outbound guard (default: the system resolver); tests map `*.localhost` names to 127.0.0.1. */
+  resolve?: Resolver;
+  /** Connect here instead of opening the configured database (worker threads reuse their process's). */
+  connection?: string | PgTarget;
+  /** Apply migrations (default true; worker threads leave it to their process). */
+  migrate?: boolean;
+  /** Use this pubsub (worker threads relay events through their process). */
+  pubsub?: PubSub;
+}
+
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export async function createContainer(config: AppConfig, options: ContainerOptions = {}): Promise<Container> {
+  const role = options.role ?? 'all';
+  const logger = options.logger ?? createLogger(config, { role });
+  const db = await openDatabase(config, {
+    applicationName: `gleaner-${role}`,
+    inMemory: options.inMemoryDatabase,
+    connection: options.connection,
+    migrate: options.migrate,
+  });
+  const closers: (() => Promise<void>)[] = [() => db.close()];
+  try {
+    if (db.migrated.length > 0) logger.info({ migrations: db.migrated }, 'database migrated');
+    const pubsub = options.pubsub ?? (await createPubSub(config, db, logger));
+    if (!options.pubsub) closers.unshift(() => pubsub.close()); // an injected pubsub belongs to the caller
+    const urls = createPublicUrls(config);
+    const secret = await signingSecret(db.orm, config.signingSecret);
+    const blobs = await createBlobStore(config, { dataDir: config.dataDir, secret, baseUrl: () => urls.base() });
+    await blobs.init();
+    const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
+    const engines = createEngineRegistry(createEngines(config, { guard }));
+    await engines.start();
+    closers.unshift(() => engines.stop());
+    // Worker threads are already off the API's event loop: they convert inline.
+    const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
+    const convertPool = threads > 0 ? createConvertPool(threads, logger) : null;
+    if (convertPool) closers.unshift(() => convertPool.close());
+    const services = createServices({ config, db, pubsub, blobs, guard, engines, logger, secret, convertPool });
+    return {
+      config,
+      role,
+      version: VERSION,
+      logger,
+      db,
+      pubsub,
+      urls,
+      signingSecret: secret,
+      blobs,
+      guard,
+      engines,
+      services,
+      async close() {
+        for (const close of closers) await close().catch((err: Error) => logger.error({ err }, 'close failed'));
+      },
+    };
+  } catch (err) {
+    for (const close of closers) await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function createPubSub(config: AppConfig, db: Database, logger: Logger): Promise<PubSub> {
+  const wanted = config.pubsub === 'auto' ? (db.kind === 'server' ? 'postgres' : 'memory') : config.pubsub;
+  if (wanted === 'memory') return createMemoryPubSub();
+  if (typeof db.connection !== 'string') {
+    // PGlite is one session behind a socket: NOTIFY does not cross its connections.
+    throw new Error('PUBSUB=postgres needs DATABASE_URL (the embedded database cannot carry LISTEN/NOTIFY)');
+  }
+  return createPostgresPubSub(db.connection, logger);
+}
+
+function createPublicUrls(config: AppConfig): PublicUrls {
+  let boundPort: number | undefined;
+  return {
+    base: () => publicBaseUrl(config, boundPort),
+    docs: () => (config.docsUrl ?? `${publicBaseUrl(config, boundPort)}/docs`).replace(/\/+$/, ''),
+    setBoundPort(port) {
+      boundPort = port;
+    },
+  };
+}

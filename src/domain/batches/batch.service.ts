@@ -1,0 +1,152 @@
+import { LockMode } from '@mikro-orm/core';
+import type { Orm } from '../../db/orm.js';
+import type { OutboundGuard } from '../../engine/outbound-guard.js';
+import { parseTargetUrl } from '../../engine/target-url.js';
+import { AppError, errors } from '../../errors.js';
+import { newId, randomBase36 } from '../../ids.js';
+import type { PubSub } from '../../pubsub/pubsub.js';
+import { parseInput } from '../../validation.js';
+import type { Actor } from '../auth/actor.js';
+import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
+import { MetadataSchema } from '../shared/metadata.schema.js';
+import { validateWebhookUrl } from '../webhooks/webhook-url.js';
+import { BatchItem } from './batch-item.entity.js';
+import { batchProgressEvent } from './batch-progress.js';
+import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
+import { Batch } from './batch.entity.js';
+
+export interface BatchServiceDeps {
+  orm: Orm;
+  executor: ScrapeExecutor;
+  guard: OutboundGuard;
+  pubsub: PubSub;
+  allowHttpWebhooks: boolean;
+}
+
+export interface ItemsPage {
+  batch: Batch;
+  items: BatchItem[];
+  total: number;
+  nextCursor: number | null;
+}
+
+/** Batches: accepted at once (items inserted in bulk), run by the workers, read back in pages. */
+export class BatchService {
+  constructor(private readonly deps: BatchServiceDeps) {}
+
+  async create(actor: Actor, command: CreateBatchCommand): Promise<Batch> {
+    const { items, metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
+    const targets = items.map((item, i) => this.checkItemUrl(item.url, `items[${i}].url`));
+    const hook = webhook ?? webhook_url;
+    const webhookUrl = hook
+      ? await validateWebhookUrl(hook, webhook !== undefined ? 'webhook' : 'webhook_url', {
+          guard: this.deps.guard,
+          allowHttp: this.deps.allowHttpWebhooks,
+        })
+      : null;
+    this.deps.executor.prepare(options); // formats, parser, engine capabilities: refused before anything is stored
+    const batch = Object.assign(new Batch(), {
+      id: newId('batch'),
+      teamId: actor.teamId,
+      status: 'in_progress',
+      totalUrls: items.length,
+      options,
+      parser: options.parser?.id ?? null,
+      country: options.country ?? null,
+      metadata: metadata ?? {},
+      webhook: webhookUrl,
+      createdAt: new Date(),
+    });
+    const rows = items.map((item, i) => ({
+      id: newId('item'),
+      batch_id: batch.id,
+      team_id: actor.teamId,
+      seq: i,
+      custom_id: item.custom_id,
+      url: targets[i]!.href,
+      host: targets[i]!.host.toLowerCase(),
+      metadata: item.metadata ?? null,
+      retrieve_id: randomBase36(20),
+    }));
+    await this.deps.orm.em.fork().transactional(async (em) => {
+      em.persist(batch);
+      await em.flush();
+      await em.getConnection().execute(
+        `insert into batch_items (id, batch_id, team_id, seq, custom_id, url, host, metadata, retrieve_id, status, attempts, run_at)
+         select r.id, r.batch_id, r.team_id, r.seq, r.custom_id, r.url, r.host, r.metadata, r.retrieve_id, 'queued', 0, now()
+         from jsonb_to_recordset(?::jsonb) as r(id text, batch_id text, team_id text, seq int, custom_id text, url text,
+                                                host text, metadata jsonb, retrieve_id text)`,
+        [JSON.stringify(rows)],
+        'run',
+        em.getTransactionContext(),
+      );
+    });
+    await this.publishProgress(batch);
+    return batch;
+  }
+
+  async get(actor: Actor, id: string): Promise<Batch> {
+    const batch = await this.deps.orm.em.fork().findOne(Batch, { id, teamId: actor.teamId });
+    if (!batch) throw errors.notFound('batch', id);
+    return batch;
+  }
+
+  /** Merges metadata: keys added or replaced; a key set to "" is removed. */
+  async patchMetadata(actor: Actor, id: string, patch: Record<string, unknown>): Promise<Batch> {
+    const em = this.deps.orm.em.fork();
+    return em.transactional(async (tx) => {
+      const batch = await tx.findOne(Batch, { id, teamId: actor.teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!batch) throw errors.notFound('batch', id);
+      const merged: Record<string, unknown> = { ...batch.metadata };
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === '') delete merged[key];
+        else merged[key] = value;
+      }
+      batch.metadata = parseInput(MetadataSchema, merged, 'metadata');
+      await tx.flush();
+      return batch;
+    });
+  }
+
+  async items(
+    actor: Actor,
+    id: string,
+    query: { status?: 'completed' | 'failed'; cursor?: number; limit?: number },
+  ): Promise<ItemsPage> {
+    const batch = await this.get(actor, id);
+    const em = this.deps.orm.em.fork();
+    const where = { batchId: batch.id, ...(query.status ? { status: query.status } : {}) };
+    const limit = query.limit ?? BATCH_LIMITS.pageSize.default;
+    const offset = query.cursor ?? 0;
+    const [items, total] = await em.findAndCount(BatchItem, where, { orderBy: { seq: 'asc' }, limit, offset });
+    return { batch, items, total, nextCursor: offset + items.length < total ? offset + items.length : null };
+  }
+
+  async list(
+    actor: Actor,
+    query: { cursor?: number; limit?: number },
+  ): Promise<{ batches: Batch[]; nextCursor: number | null }> {
+    const limit = query.limit ?? BATCH_LIMITS.pageSize.default;
+    const offset = query.cursor ?? 0;
+    const [batches, total] = await this.deps.orm.em
+      .fork()
+      .findAndCount(Batch, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
+    return { batches, nextCursor: offset + batches.length < total ? offset + batches.length : null };
+  }
+
+  /** Syntax and policy checks that need no DNS; a name resolving privately fails its item later. */
+  private checkItemUrl(url: string, field: string): URL {
+    const target = parseTargetUrl(url, field);
+    try {
+      this.deps.guard.checkUrl(target);
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError(err.kind, err.code, `${field}: ${err.detail}`);
+      throw err;
+    }
+    return target;
+  }
+
+  private async publishProgress(batch: Batch): Promise<void> {
+    await this.deps.pubsub.publish(batchProgressEvent(batch));
+  }
+}

@@ -1,0 +1,182 @@
+import type { Orm } from '../../db/orm.js';
+import type { OutboundGuard } from '../../engine/outbound-guard.js';
+import { parseTargetUrl } from '../../engine/target-url.js';
+import { AppError, errors } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { PubSub } from '../../pubsub/pubsub.js';
+import { compileUrlFilter, type UrlFilterDecision } from '../../url/glob.js';
+import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
+import type { Actor } from '../auth/actor.js';
+import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
+import { validateWebhookUrl } from '../webhooks/webhook-url.js';
+import { CrawlPagesReader, type CrawlPagesPage } from './crawl-pages.js';
+import { progressEvent } from './crawl-progress.js';
+import { Crawl } from './crawl.entity.js';
+import { CRAWL_LIMITS, type CreateCrawlCommand, type PreviewCrawlFilterCommand } from './crawl.schema.js';
+
+/** Server caps on what a crawl may ask for (CRAWL_MAX_PAGES, CRAWL_*_TIMEOUT_S). */
+export interface CrawlPolicy {
+  maxPages: number;
+  defaultTimeoutSeconds: number;
+  maxTimeoutSeconds: number;
+}
+
+export interface CrawlServiceDeps {
+  orm: Orm;
+  /** The scrape executor of the process: validates scrape_options against the engines that exist here. */
+  executor: ScrapeExecutor;
+  guard: OutboundGuard;
+  pubsub: PubSub;
+  allowHttpWebhooks: boolean;
+  policy: CrawlPolicy;
+}
+
+/** One URL's verdict in a filter preview. */
+export interface FilterPreviewResult extends UrlFilterDecision {
+  url: string;
+}
+
+/** Path globs: every URL's path matches, so the default include keeps everything. */
+export const DEFAULT_INCLUDE = ['/**'];
+
+/**
+ * Crawls: accepted at once (the crawl row and its start URL), run by the crawl runners, read
+ * back while they run (GET, pages with cursor paging).
+ */
+export class CrawlService {
+  private readonly pagesReader: CrawlPagesReader;
+
+  constructor(private readonly deps: CrawlServiceDeps) {
+    this.pagesReader = new CrawlPagesReader(deps.orm);
+  }
+
+  async create(actor: Actor, command: CreateCrawlCommand): Promise<Crawl> {
+    const { policy } = this.deps;
+    const startUrl = await this.checkStartUrl(command.start_url);
+    if (command.max_pages > policy.maxPages) {
+      throw field('max_pages', `must be at most ${policy.maxPages} on this server`);
+    }
+    const timeoutSeconds = Math.ceil(command.timeout ?? policy.defaultTimeoutSeconds);
+    if (timeoutSeconds > policy.maxTimeoutSeconds) {
+      throw field('timeout', `must be at most ${policy.maxTimeoutSeconds} seconds on this server`);
+    }
+    const includeUrls = command.include_urls ?? DEFAULT_INCLUDE;
+    const excludeUrls = command.exclude_urls ?? [];
+    compileUrlFilter(
+      { include: includeUrls, exclude: excludeUrls },
+      { include: 'include_urls', exclude: 'exclude_urls' },
+    );
+    const webhook = await this.checkWebhook(command);
+    const options = command.scrape_options ?? {};
+    this.deps.executor.prepare(options); // formats, parser, engine: refused before anything is stored
+    const now = new Date();
+    const crawl = Object.assign(new Crawl(), {
+      id: newId('crawl'),
+      teamId: actor.teamId,
+      startUrl,
+      scopeUrl: startUrl,
+      maxPages: command.max_pages,
+      maxDepth: command.max_depth ?? null,
+      includeUrls,
+      excludeUrls,
+      includeExternal: command.include_external ?? false,
+      includeSubdomain: command.include_subdomain ?? false,
+      searchQuery: command.search_query?.trim() || null,
+      topN: command.top_n ?? null,
+      followRobotsTxt: command.follow_robots_txt ?? true,
+      timeoutSeconds,
+      options,
+      webhook,
+      frontierCount: 1,
+      createdAt: now,
+      deadlineAt: new Date(now.getTime() + timeoutSeconds * 1000),
+    });
+    await this.deps.orm.em.fork().transactional(async (em) => {
+      em.persist(crawl);
+      await em.flush();
+      await em.getConnection().execute(
+        `insert into crawl_frontier (id, crawl_id, url_key, url, depth, seq, is_external, status, attempts)
+         values (?, ?, ?, ?, 0, 0, false, 'queued', 0)`,
+        [newId('page'), crawl.id, dedupeKey(startUrl), startUrl],
+        'run',
+        em.getTransactionContext(),
+      );
+    });
+    await this.deps.pubsub.publish(progressEvent(crawl, { ...crawl, status: crawl.status }));
+    return crawl;
+  }
+
+  async get(actor: Actor, id: string): Promise<Crawl> {
+    const crawl = await this.deps.orm.em.fork().findOne(Crawl, { id, teamId: actor.teamId });
+    if (!crawl) throw errors.notFound('crawl', id);
+    return crawl;
+  }
+
+  async list(
+    actor: Actor,
+    query: { cursor?: number; limit?: number },
+  ): Promise<{ crawls: Crawl[]; nextCursor: number | null }> {
+    const limit = query.limit ?? CRAWL_LIMITS.pageSize.default;
+    const offset = query.cursor ?? 0;
+    const [crawls, total] = await this.deps.orm.em
+      .fork()
+      .findAndCount(Crawl, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
+    return { crawls, nextCursor: offset + crawls.length < total ? offset + crawls.length : null };
+  }
+
+  /** The crawl's pages in the order they were recorded; readable while the crawl runs. */
+  async pages(
+    actor: Actor,
+    id: string,
+    query: { cursor?: number; limit?: number; search_query?: string },
+  ): Promise<CrawlPagesPage> {
+    const crawl = await this.get(actor, id);
+    return this.pagesReader.read(crawl, {
+      offset: query.cursor ?? 0,
+      limit: query.limit ?? CRAWL_LIMITS.pageSize.default,
+      searchQuery: query.search_query?.trim() || null,
+    });
+  }
+
+  /** Which of `urls` a filter set keeps, and the pattern that decided (the crawl's exact semantics). */
+  preview(command: PreviewCrawlFilterCommand): {
+    includeUrls: string[];
+    excludeUrls: string[];
+    results: FilterPreviewResult[];
+  } {
+    const includeUrls = command.include_urls ?? DEFAULT_INCLUDE;
+    const excludeUrls = command.exclude_urls ?? [];
+    const filter = compileUrlFilter(
+      { include: includeUrls, exclude: excludeUrls },
+      { include: 'include_urls', exclude: 'exclude_urls' },
+    );
+    const results = command.urls.map((url) => ({ url, ...filter.explain(normalizeUrl(url) ?? url) }));
+    return { includeUrls, excludeUrls, results };
+  }
+
+  /** A public http(s) URL: 400 for syntax, 403 when the outbound policy refuses it (a name resolving privately too). */
+  private async checkStartUrl(input: string): Promise<string> {
+    const target = parseTargetUrl(input, 'start_url');
+    try {
+      await this.deps.guard.assertAllowed(target);
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError(err.kind, err.code, `start_url: ${err.detail}`);
+      // A name that does not resolve (yet) is not refused: the crawl ends with the reason (start_failed).
+      if (typeof (err as NodeJS.ErrnoException).code !== 'string') throw err;
+    }
+    return normalizeUrl(target) ?? target.href;
+  }
+
+  private async checkWebhook(command: CreateCrawlCommand): Promise<string | null> {
+    const hook = command.webhook ?? command.webhook_url;
+    if (!hook) return null;
+    return validateWebhookUrl(hook, command.webhook !== undefined ? 'webhook' : 'webhook_url', {
+      guard: this.deps.guard,
+      allowHttp: this.deps.allowHttpWebhooks,
+    });
+  }
+}
+
+function field(name: string, problem: string): AppError {
+  return new AppError('validation', 'validation_error', `${name}: ${problem}`, { metadata: { field: name } });
+}

@@ -1,0 +1,189 @@
+import { createDeadline } from '../../engine/deadline.js';
+import type { OutboundGuard } from '../../engine/outbound-guard.js';
+import type { ProxyPool } from '../../engine/proxy-pool.js';
+import type { EngineRegistry } from '../../engine/registry.js';
+import { parseTargetUrl } from '../../engine/target-url.js';
+import type { PageSnapshot } from '../../engine/types.js';
+import type { ParserRegistry } from '../../parsers/parser.js';
+import type { ContentPipeline } from '../../pipeline/content-pipeline.js';
+import type { PreparedContentOptions } from '../../pipeline/options.js';
+import type { ConvertPool } from '../../pipeline/convert-pool.js';
+import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
+import type { FormatContent, PageContentStore } from '../pages/page-content.js';
+import { Page } from '../pages/page.entity.js';
+import { planScrape, type ScrapePlan } from './scrape-plan.js';
+import type { ScrapeOptions } from './scrape.schema.js';
+
+export interface ScrapeExecutorDeps {
+  engines: EngineRegistry;
+  guard: OutboundGuard;
+  pipeline: ContentPipeline;
+  parsers: ParserRegistry;
+  pages: PageContentStore;
+  /** Time budget of one fetch before the waits a request adds (SCRAPE_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Converts on other threads when set (the API process); inline otherwise (worker threads). */
+  convertPool?: ConvertPool | null;
+  /** The operator's proxies (PROXY_URLS): `country` picks one tagged with it; rotation on failure. */
+  proxies: ProxyPool;
+}
+
+export interface ExecuteRequest {
+  teamId: string;
+  url: string;
+  /** The request field the URL came from, for error details (`url_to_scrape`, `items[3].url`). */
+  urlField: string;
+  options: ScrapeOptions;
+  /** The retrieve_id the content is stored under. */
+  pageId: string;
+  source: 'scrape' | 'batch' | 'crawl';
+  signal?: AbortSignal;
+}
+
+/** A fetched, converted and stored page: the Page entity (not yet persisted) and its content. */
+export interface ExecutedPage {
+  page: Page;
+  content: FormatContent;
+  warnings: string[];
+}
+
+/** Validated and compiled once per request (or per batch), reused for every page. */
+export interface PreparedScrape {
+  plan: ScrapePlan;
+  content: PreparedContentOptions;
+  /** The same options uncompiled, for a conversion thread (which compiles its own copy once). */
+  contentOptions: ContentOptions;
+  contentKey: string;
+}
+
+/**
+ * One URL in, stored formats out: guard check → engine (with fallback) → content pipeline →
+ * parser → objects. Shared by single scrapes, batch items and crawl pages, so they behave
+ * alike. Nothing is persisted in the database here; on failure no object is left behind.
+ */
+export class ScrapeExecutor {
+  constructor(private readonly deps: ScrapeExecutorDeps) {}
+
+  /**
+   * Checks everything that can be checked before fetching (formats, selectors, parser,
+   * engine capabilities) and compiles it. Throws 400/404 for what no page could satisfy.
+   */
+  prepare(options: ScrapeOptions): PreparedScrape {
+    const plan = planScrape(options, this.deps.timeoutMs);
+    if (options.parser) this.deps.parsers.require(options.parser.id);
+    this.deps.engines.plan(plan.needs, options.engine);
+    const contentOptions: ContentOptions = {
+      formats: plan.contentFormats,
+      removeCssSelectors: options.remove_css_selectors,
+      removeImages: options.remove_images,
+      removeClassNames: options.remove_class_names,
+      transformer: options.transformer,
+      linksOnPage: options.links_on_page
+        ? {
+            absoluteLinks: options.links_on_page.absolute_links,
+            includeLinks: options.links_on_page.include_links,
+            excludeLinks: options.links_on_page.exclude_links,
+            queryToOrderLinksBy: options.links_on_page.query_to_order_links_by,
+          }
+        : null,
+    };
+    const content = this.deps.pipeline.prepare(contentOptions);
+    return { plan, content, contentOptions, contentKey: JSON.stringify(contentOptions) };
+  }
+
+  async execute(
+    request: ExecuteRequest,
+    prepared: PreparedScrape = this.prepare(request.options),
+  ): Promise<ExecutedPage> {
+    const target = parseTargetUrl(request.url, request.urlField);
+    this.deps.guard.checkUrl(target); // refuses literal private addresses and denied domains before any I/O
+    const { plan } = prepared;
+    const deadline = createDeadline(plan.timeoutMs, request.signal);
+    let snapshot: PageSnapshot;
+    let proxyNotes: string[];
+    try {
+      ({ value: snapshot, warnings: proxyNotes } = await this.deps.proxies.run(
+        request.options.country,
+        async (proxy) =>
+          (
+            await this.deps.engines.fetch(
+              { url: target.href, timeoutMs: plan.timeoutMs, browser: plan.browser, proxy },
+              {
+                needs: proxy ? [...plan.needs, 'proxy'] : plan.needs,
+                engine: request.options.engine,
+                signal: deadline.signal,
+              },
+            )
+          ).snapshot,
+        { signal: deadline.signal },
+      ));
+    } finally {
+      deadline.dispose();
+    }
+    const converted = await this.convert(snapshot, prepared);
+    const content = this.formatContent(snapshot, converted, request.options, plan);
+    const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
+    const page = Object.assign(new Page(), {
+      id: request.pageId,
+      teamId: request.teamId,
+      source: request.source,
+      url: target.href,
+      finalUrl: snapshot.finalUrl,
+      statusCode: snapshot.statusCode,
+      formats,
+      pageMetadata: pageMetadata(snapshot, converted),
+      links: converted?.links ?? null,
+      actionsOutput: snapshot.actionsOutput ?? null,
+      createdAt: new Date(),
+    });
+    return { page, content, warnings: [...proxyNotes, ...(snapshot.warnings ?? [])] };
+  }
+
+  private async convert(snapshot: PageSnapshot, prepared: PreparedScrape): Promise<ContentResult | null> {
+    if (snapshot.text === undefined) return null;
+    const input = { text: snapshot.text, url: snapshot.finalUrl, contentType: snapshot.contentType };
+    const pool = this.deps.convertPool;
+    if (pool) return pool.convert(input, prepared.contentOptions, prepared.contentKey);
+    return this.deps.pipeline.process(input, prepared.content);
+  }
+
+  private formatContent(
+    snapshot: PageSnapshot,
+    converted: ContentResult | null,
+    options: ScrapeOptions,
+    plan: ScrapePlan,
+  ): FormatContent {
+    const content: FormatContent = {};
+    for (const format of plan.contentFormats) content[format] = converted?.[format] ?? '';
+    if (plan.wantsJson && options.parser) {
+      const parser = this.deps.parsers.require(options.parser.id);
+      const { id: _id, ...parserOptions } = options.parser;
+      const parsed = parser.parse(
+        {
+          url: snapshot.finalUrl,
+          text: snapshot.text ?? '',
+          contentType: snapshot.contentType,
+          metadata: { ...(converted?.metadata ?? {}) },
+        },
+        parserOptions,
+      );
+      content.json = JSON.stringify(parsed ?? null);
+    }
+    if (plan.browser?.screenshot && snapshot.screenshot) content.screenshot = snapshot.screenshot;
+    if (plan.browser?.printPdf && snapshot.pdf) content.raw_pdf = snapshot.pdf;
+    return content;
+  }
+}
+
+/** page_metadata: what the page says about itself plus what the fetch observed. */
+function pageMetadata(snapshot: PageSnapshot, converted: ContentResult | null): Record<string, unknown> {
+  return {
+    ...(converted?.metadata ?? { title: '' }),
+    status_code: snapshot.statusCode,
+    final_url: snapshot.finalUrl,
+    content_type: snapshot.contentType,
+    ...(snapshot.charset ? { charset: snapshot.charset } : {}),
+    engine: snapshot.engine,
+    ...(snapshot.redirects.length > 0 ? { redirects: snapshot.redirects } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Orm } from '../../db/orm.js';
+import { errors } from '../../errors.js';
+import { idSuffix, newId } from '../../ids.js';
+import type { Actor } from '../auth/actor.js';
+import type { PageView, PageViews } from '../pages/page-views.js';
+import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, pageInsertParams } from '../pages/page-row.js';
+import { Page } from '../pages/page.entity.js';
+import type { ScrapeExecutor } from './scrape-executor.js';
+import { wantsScreenshot } from './scrape-plan.js';
+import { Scrape } from './scrape.entity.js';
+import type { CreateScrapeCommand, ScrapeOptions } from './scrape.schema.js';
+
+export interface ScrapeView {
+  scrape: Scrape;
+  page: PageView;
+  /** Formats the request asked for. */
+  formats: string[];
+  linksRequested: boolean;
+}
+
+/** POST /v1/scrapes and GET /v1/scrapes/{id}: one URL, synchronously. */
+export class ScrapeService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly executor: ScrapeExecutor,
+    private readonly views: PageViews,
+  ) {}
+
+  async create(actor: Actor, command: CreateScrapeCommand, signal?: AbortSignal): Promise<ScrapeView> {
+    const { url_to_scrape, url, metadata, ...options } = command;
+    const target = (url_to_scrape ?? url)!;
+    const prepared = this.executor.prepare(options);
+    const scrapeId = newId('scrape');
+    // A scrape's retrieve_id is the suffix of its id (decisions.md: opaque to clients).
+    const pageId = idSuffix('scrape', scrapeId)!;
+    const executed = await this.executor.execute(
+      {
+        teamId: actor.teamId,
+        url: target,
+        urlField: url_to_scrape !== undefined ? 'url_to_scrape' : 'url',
+        options,
+        pageId,
+        source: 'scrape',
+        signal,
+      },
+      prepared,
+    );
+    const scrape = Object.assign(new Scrape(), {
+      id: scrapeId,
+      teamId: actor.teamId,
+      url: executed.page.url,
+      pageId,
+      request: options as Record<string, unknown>,
+      metadata: metadata ?? {},
+      warning: executed.warnings.length > 0 ? executed.warnings.join('; ') : null,
+      createdAt: new Date(),
+    });
+    try {
+      // One statement, one round trip: the page and the scrape are stored together or not at all.
+      await this.orm.em.getConnection().execute(
+        `with page as (insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) returning id)
+         insert into scrapes (id, team_id, url, page_id, request, metadata, warning, created_at)
+         select ?, ?, ?, page.id, ?, ?, ?, now() from page`,
+        [
+          ...pageInsertParams(executed.page),
+          scrape.id,
+          scrape.teamId,
+          scrape.url,
+          JSON.stringify(scrape.request),
+          JSON.stringify(scrape.metadata),
+          scrape.warning,
+        ],
+        'run',
+      );
+    } catch (err) {
+      await this.views.content.remove(actor.teamId, pageId).catch(() => undefined);
+      throw err;
+    }
+    return this.view(
+      scrape,
+      await this.views.fromFresh(executed.page, executed.content, requestedFormats(options)),
+      options,
+    );
+  }
+
+  async get(actor: Actor, id: string): Promise<ScrapeView> {
+    const em = this.orm.em.fork();
+    const scrape = await em.findOne(Scrape, { id, teamId: actor.teamId });
+    if (!scrape) throw errors.notFound('scrape', id);
+    const page = await em.findOneOrFail(Page, { id: scrape.pageId });
+    const options = scrape.request as ScrapeOptions;
+    return this.view(scrape, await this.views.fromStored(page, requestedFormats(options)), options);
+  }
+
+  private view(scrape: Scrape, page: PageView, options: ScrapeOptions): ScrapeView {
+    return { scrape, page, formats: requestedFormats(options), linksRequested: options.links_on_page !== undefined };
+  }
+}
+
+function requestedFormats(options: ScrapeOptions): string[] {
+  const formats = options.formats ?? ['markdown'];
+  return wantsScreenshot(options) && !formats.includes('screenshot') ? [...formats, 'screenshot'] : formats;
+}

@@ -1,0 +1,14 @@
+import type { Logger } from '../logger.js';
+import type { Actor } from '../domain/auth/actor.js';
+
+/** Per-request variables shared by the middleware and routes. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    actor: Actor;
+    rawBody: string | undefined;
+    /** Largest body the route may read (set by the body-limit middleware). */
+    bodyLimit: number | undefined;
+  };
+}

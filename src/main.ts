@@ -1,0 +1,59 @@
+// Only the configuration is loaded up front: a bad setting is reported at once, before the
+// seconds it takes to load the rest of the service.
+import { ConfigError, loadConfig } from './config.js';
+import type { Role } from './container.js';
+
+const ROLES: Role[] = ['all', 'api', 'worker'];
+
+function parseRole(argv: string[]): Role {
+  const i = argv.indexOf('--role');
+  const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--role='))?.slice('--role='.length);
+  if (value === undefined) return 'all';
+  if (!ROLES.includes(value as Role)) {
+    process.stderr.write(`--role must be one of ${ROLES.join(', ')} (got ${value})\n`);
+    process.exit(2);
+  }
+  return value as Role;
+}
+
+async function main(): Promise<void> {
+  const role = parseRole(process.argv.slice(2));
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee .env.example and the README's configuration table.\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { createContainer } = await import('./container.js');
+  const { ensureDefaultKey, printStartupHints } = await import('./bootstrap.js');
+  const { startServer } = await import('./server.js');
+  const { startWorkers } = await import('./workers/workers.js');
+  const container = await createContainer(config, { role });
+  const bootstrap = role === 'worker' ? null : await ensureDefaultKey(container);
+  const server = role === 'worker' ? null : await startServer(container);
+  const workers = role === 'api' ? null : await startWorkers(container);
+  if (bootstrap) printStartupHints(container, bootstrap, (line) => process.stderr.write(`${line}\n`));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    container.logger.info({ signal }, 'shutting down');
+    await server?.close();
+    await workers?.stop();
+    await container.close();
+    container.logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

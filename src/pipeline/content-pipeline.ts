@@ -1,0 +1,101 @@
+import { pageRoot, parsePage } from './dom.js';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { createTurndownConverter } from './markdown/turndown-converter.js';
+import { classifyContent, renderNonHtml } from './non-html.js';
+import { isPreparedOptions, prepareContentOptions, type PreparedContentOptions } from './options.js';
+import {
+  cleanupStage,
+  type ContentStage,
+  htmlStage,
+  linksStage,
+  markdownStage,
+  metadataStage,
+  type PageContext,
+  textStage,
+  transformerStage,
+} from './stages.js';
+import { type ContentTransformer, createTransformerRegistry, type TransformerRegistry } from './transformer.js';
+import type { ContentInput, ContentOptions, ContentResult } from './types.js';
+
+export interface ContentPipelineDeps {
+  /** Main-content extractors by id (plugins/transformers); none = only `transformer: "none"`. */
+  transformers?: TransformerRegistry | readonly ContentTransformer[];
+  /** Defaults to the turndown converter. */
+  converter?: MarkdownConverter;
+}
+
+export interface ContentPipeline {
+  readonly transformers: TransformerRegistry;
+  readonly converter: MarkdownConverter;
+  /** Validates and compiles options once (throws 400 `validation_error`s naming the field). */
+  prepare(options: ContentOptions): PreparedContentOptions;
+  /** Turns a fetched page into the requested formats. Synchronous and CPU-bound. */
+  process(input: ContentInput, options: ContentOptions | PreparedContentOptions): ContentResult;
+}
+
+/**
+ * The content pipeline: parse once → metadata → links → cleanup → transformer → html / text /
+ * markdown, each stage only when its output was asked for (docs/content-pipeline.md).
+ *
+ * @example
+ * const pipeline = createContentPipeline({ transformers: builtinTransformers });
+ * const options = pipeline.prepare({ formats: ['markdown'], transformer: 'readability' });
+ * const { markdown, metadata } = pipeline.process(
+ *   { text: snapshot.text ?? '', url: snapshot.finalUrl, contentType: snapshot.contentType },
+ *   options,
+ * );
+ */
+export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPipeline {
+  const transformers =
+    deps.transformers && !Array.isArray(deps.transformers)
+      ? (deps.transformers as TransformerRegistry)
+      : createTransformerRegistry((deps.transformers as readonly ContentTransformer[] | undefined) ?? []);
+  const converter = deps.converter ?? createTurndownConverter();
+  const stages: readonly ContentStage[] = [
+    metadataStage,
+    linksStage,
+    cleanupStage,
+    transformerStage,
+    htmlStage,
+    textStage,
+    markdownStage(converter),
+  ];
+  const prepare = (options: ContentOptions): PreparedContentOptions => prepareContentOptions(options, transformers);
+  return {
+    transformers,
+    converter,
+    prepare,
+    process(input, rawOptions) {
+      const options = isPreparedOptions(rawOptions) ? rawOptions : prepare(rawOptions);
+      const kind = classifyContent(input.contentType, input.text);
+      if (kind !== 'html') {
+        const started = performance.now();
+        const formats = renderNonHtml(kind, input.contentType, input.text, options.formats);
+        const result: ContentResult = { kind, ...formats, metadata: { title: '' }, timings: {} };
+        if (options.links) result.links = [];
+        result.timings.convert = performance.now() - started;
+        return result;
+      }
+      return runHtmlStages(stages, input, options);
+    },
+  };
+}
+
+function runHtmlStages(
+  stages: readonly ContentStage[],
+  input: ContentInput,
+  options: PreparedContentOptions,
+): ContentResult {
+  let started = performance.now();
+  const { document, baseUrl } = parsePage(input.text, input.url);
+  const result: ContentResult = { kind: 'html', metadata: { title: '' }, timings: {} };
+  result.timings.parse = performance.now() - started;
+  const page: PageContext = { document, baseUrl, root: pageRoot(document), options, result };
+  for (const stage of stages) {
+    if (!stage.wanted(options)) continue;
+    started = performance.now();
+    stage.run(page);
+    result.timings[stage.id] = performance.now() - started;
+  }
+  return result;
+}

@@ -1,0 +1,182 @@
+import type TurndownService from 'turndown';
+import { ancestorNamed, resolveUrl } from '../dom.js';
+import { formatAltText, formatDestination } from './escape.js';
+
+/** Per-conversion state the rules read (conversion is synchronous, so one object per converter). */
+export interface ConversionState {
+  baseUrl: URL;
+}
+
+/** Anchors that only decorate a heading ("¶", "#", "§", "🔗" permalinks). */
+const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
+
+/**
+ * Inline rules: absolute links and images, iframes and media as links, strikethrough, sub/sup
+ * (kept as `<sub>`/`<sup>`: GFM has no syntax for them and renders the tags), math as `$…$`
+ * from its TeX annotation, quotes, and task-list checkboxes.
+ */
+export function inlineRules(service: TurndownService, state: ConversionState): void {
+  service.addRule('link', {
+    filter: 'a',
+    replacement: (content, node) => link(content, node as Element, state),
+  });
+  service.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => image(node as Element, state),
+  });
+  service.addRule('frame', {
+    filter: (node) => node.nodeName === 'IFRAME' || node.nodeName === 'FRAME',
+    replacement: (_content, node) => embed(node as Element, state),
+  });
+  service.addRule('media', {
+    filter: ['video', 'audio'],
+    replacement: (_content, node) => embed(node as Element, state, '\n\n'),
+  });
+  // Inline formatting whose content spans blocks (misnested or unclosed tags) cannot be expressed
+  // with delimiters: they would open in one paragraph and close in another. Such content stays plain.
+  service.addRule('emphasis', {
+    filter: ['em', 'i'],
+    replacement: (content, _node, options) => delimit(content, options.emDelimiter ?? '*'),
+  });
+  service.addRule('strong', {
+    filter: ['strong', 'b'],
+    replacement: (content, _node, options) => delimit(content, options.strongDelimiter ?? '**'),
+  });
+  service.addRule('strikethrough', {
+    filter: (node) => node.nodeName === 'DEL' || node.nodeName === 'S' || node.nodeName === 'STRIKE',
+    replacement: (content) => delimit(content, '~~'),
+  });
+  service.addRule('subSup', {
+    filter: ['sub', 'sup'],
+    replacement: (content, node) => {
+      const tag = node.nodeName.toLowerCase();
+      return content.trim() ? `<${tag}>${content.trim()}</${tag}>` : '';
+    },
+  });
+  service.addRule('math', {
+    filter: (node) => node.nodeName === 'MATH' || hasClass(node, 'katex') || node.nodeName === 'MJX-CONTAINER',
+    replacement: (_content, node) => math(node as Element),
+  });
+  service.addRule('quote', {
+    filter: 'q',
+    replacement: (content) => `“${content}”`,
+  });
+  service.addRule('checkbox', {
+    filter: (node) => node.nodeName === 'INPUT',
+    replacement: (_content, node) => {
+      const input = node as Element;
+      if (input.getAttribute('type')?.toLowerCase() !== 'checkbox' || !ancestorNamed(input, 'LI')) return '';
+      return input.hasAttribute('checked') ? '[x] ' : '[ ] ';
+    },
+  });
+}
+
+function delimit(content: string, delimiter: string): string {
+  if (!content.trim()) return '';
+  if (/\n\s*\n/.test(content)) return content;
+  return `${delimiter}${content}${delimiter}`;
+}
+
+function link(content: string, anchor: Element, state: ConversionState): string {
+  const rawHref = anchor.getAttribute('href');
+  let text = flattenBlocks(content);
+  if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text)) return '';
+  const href = resolveUrl(rawHref, state.baseUrl);
+  let pad = '';
+  if (!text) {
+    text = flattenBlocks(anchor.getAttribute('aria-label') ?? anchor.getAttribute('title') ?? '');
+    // An icon-only link had no text for turndown to keep the space before it.
+    const before = anchor.previousSibling;
+    if (text && before?.nodeType === 3 && /\S$/.test(before.textContent ?? '')) pad = ' ';
+  }
+  if (!href) return text;
+  if (!text) return '';
+  const destination = formatDestination(href);
+  if (content.includes('\n')) return blockLink(content, destination) ?? `\n\n[${text}](${destination})\n\n`;
+  return `${pad}[${text}](${destination})`;
+}
+
+/**
+ * A link wrapping blocks (a card: heading and paragraph) keeps its blocks; the link goes on the
+ * first one (`### [Title](url)` then the text). Null when the first block cannot carry a link.
+ */
+function blockLink(content: string, destination: string): string | null {
+  const blocks = content
+    .trim()
+    .split(/\n{2,}/)
+    .filter((block) => block.trim());
+  const first = blocks[0];
+  if (!first || first.includes('\n')) return null;
+  const heading = /^(#{1,6} )(.+)$/.exec(first);
+  let linked: string;
+  if (heading) linked = `${heading[1]}[${heading[2]}](${destination})`;
+  else if (/^(?:[-+*>|]|\d+\.|```)/.test(first)) return null;
+  else linked = `[${first}](${destination})`;
+  return `\n\n${[linked, ...blocks.slice(1)].join('\n\n')}\n\n`;
+}
+
+/** Link text cannot hold blocks: headings, list markers and line breaks fold into one line. */
+function flattenBlocks(content: string): string {
+  return content
+    .replace(/^[ \t]*(?:#{1,6}[ \t]+|[-+*][ \t]+|\d+\.[ \t]+)/gm, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+function image(img: Element, state: ConversionState): string {
+  const src = resolveUrl(imageSource(img), state.baseUrl);
+  if (!src) return '';
+  const alt = formatAltText(img.getAttribute('alt') ?? '');
+  return `![${alt}](${formatDestination(src)})`;
+}
+
+/** The real image of lazy-loaded markup (placeholder `src`, real URL in `data-src` or `srcset`). */
+function imageSource(img: Element): string | null {
+  const src = img.getAttribute('src')?.trim() ?? '';
+  if (src && !src.startsWith('data:')) return src;
+  const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
+  if (lazy) return lazy;
+  const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset');
+  return srcset ? (srcset.trim().split(/\s+/)[0] ?? null) : null;
+}
+
+/** Frames and media become links: their title, else what they are and where they come from. */
+function embed(element: Element, state: ConversionState, separator = ''): string {
+  const source = element.getAttribute('src') ?? element.querySelector('source[src]')?.getAttribute('src');
+  const src = resolveUrl(source, state.baseUrl);
+  if (!src) return '';
+  const title = (element.getAttribute('title') ?? element.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim();
+  const url = new URL(src);
+  const file = decodeURIComponent(url.pathname.split('/').pop() ?? '') || url.host;
+  const fallback =
+    element.nodeName === 'VIDEO'
+      ? `Video: ${file}`
+      : element.nodeName === 'AUDIO'
+        ? `Audio: ${file}`
+        : `Embedded content from ${url.host}`;
+  return `${separator}[${formatAltText(title || fallback)}](${formatDestination(src)})${separator}`;
+}
+
+function math(element: Element): string {
+  const mathElement = element.nodeName === 'MATH' ? element : element.querySelector('math');
+  const tex =
+    mathElement?.querySelector('annotation[encoding="application/x-tex"]')?.textContent ??
+    mathElement?.getAttribute('alttext') ??
+    mathElement?.textContent ??
+    element.textContent ??
+    '';
+  const body = tex.replace(/\s+/g, ' ').trim();
+  if (!body) return '';
+  const display =
+    mathElement?.getAttribute('display') === 'block' ||
+    hasClass(element, 'katex-display') ||
+    hasClass(element.parentElement, 'katex-display') ||
+    element.getAttribute('display') === 'true';
+  return display ? `\n\n$$\n${body}\n$$\n\n` : `$${body}$`;
+}
+
+function hasClass(node: Node | null, name: string): boolean {
+  if (!node || node.nodeType !== 1) return false;
+  const className = (node as Element).getAttribute('class');
+  return !!className && ` ${className} `.includes(` ${name} `);
+}

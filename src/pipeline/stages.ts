@@ -1,0 +1,113 @@
+import { runCleanup } from './cleanup.js';
+import { resolveUrl } from './dom.js';
+import { collectLinks } from './links.js';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { extractPageMetadata } from './metadata.js';
+import type { PreparedContentOptions } from './options.js';
+import { htmlToText } from './text-converter.js';
+import type { ContentResult } from './types.js';
+
+/** One parsed page moving through the stages. */
+export interface PageContext {
+  document: Document;
+  baseUrl: URL;
+  /** What the formats are made of: the page root, then the transformer's main content. */
+  root: Element;
+  options: PreparedContentOptions;
+  result: ContentResult;
+}
+
+/**
+ * A step of the HTML pipeline. Stages run in order, each only when `wanted` says its output was
+ * asked for, and each is timed under its id. Order matters: metadata and links read the page as
+ * served, cleanup and the transformer reshape it, the converters read the result, and markdown
+ * comes last because its converter may consume the DOM.
+ */
+export interface ContentStage {
+  readonly id: string;
+  wanted(options: PreparedContentOptions): boolean;
+  run(page: PageContext): void;
+}
+
+const anyFormat = (options: PreparedContentOptions): boolean =>
+  options.formats.markdown || options.formats.html || options.formats.text;
+
+export const metadataStage: ContentStage = {
+  id: 'metadata',
+  wanted: () => true,
+  run: (page) => {
+    page.result.metadata = extractPageMetadata(page.document, page.baseUrl);
+  },
+};
+
+export const linksStage: ContentStage = {
+  id: 'links',
+  wanted: (options) => options.links !== null,
+  run: (page) => {
+    if (page.options.links) page.result.links = collectLinks(page.document, page.baseUrl, page.options.links);
+  },
+};
+
+export const cleanupStage: ContentStage = {
+  id: 'cleanup',
+  wanted: anyFormat,
+  run: (page) => runCleanup(page.document, page.options.cleanup),
+};
+
+export const transformerStage: ContentStage = {
+  id: 'transformer',
+  wanted: (options) => anyFormat(options) && options.transformer !== null,
+  run: (page) => {
+    const transformed = page.options.transformer?.transform({
+      document: page.document,
+      root: page.root,
+      baseUrl: page.baseUrl,
+    });
+    if (!transformed) return;
+    page.root = transformed.root;
+    if (transformed.title && !page.root.querySelector('h1')) {
+      const heading = page.document.createElement('h1');
+      heading.textContent = transformed.title;
+      page.root.insertBefore(heading, page.root.firstChild);
+    }
+  },
+};
+
+export const htmlStage: ContentStage = {
+  id: 'html',
+  wanted: (options) => options.formats.html,
+  run: (page) => {
+    absolutiseUrls(page.root, page.baseUrl);
+    page.result.html = page.root.innerHTML.trim();
+  },
+};
+
+export const textStage: ContentStage = {
+  id: 'text',
+  wanted: (options) => options.formats.text,
+  run: (page) => {
+    page.result.text = htmlToText(page.root);
+  },
+};
+
+export function markdownStage(converter: MarkdownConverter): ContentStage {
+  return {
+    id: 'markdown',
+    wanted: (options) => options.formats.markdown,
+    run: (page) => {
+      page.result.markdown = converter.convert(page.root, { baseUrl: page.baseUrl });
+    },
+  };
+}
+
+/** The html format carries absolute links and image URLs, like the markdown. */
+function absolutiseUrls(root: Element, baseUrl: URL): void {
+  for (const element of root.querySelectorAll('[href], [src]')) {
+    for (const name of ['href', 'src']) {
+      const value = element.getAttribute(name);
+      if (value === null || value.trim().startsWith('#')) continue;
+      const absolute = resolveUrl(value, baseUrl);
+      if (absolute && absolute !== value) element.setAttribute(name, absolute);
+    }
+  }
+}

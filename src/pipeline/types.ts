@@ -1,0 +1,97 @@
+/**
+ * Types of the content pipeline: a fetched page (decoded text, final URL, content type) in,
+ * the scrape formats out. Independent of HTTP and GraphQL: the scrape service maps the request's
+ * snake_case fields onto `ContentOptions` and the result onto the response.
+ */
+
+/** The formats this pipeline produces; `json`, `screenshot` and `raw_pdf` are produced elsewhere. */
+export type ContentFormat = 'markdown' | 'html' | 'text';
+
+export const CONTENT_FORMATS: readonly ContentFormat[] = ['markdown', 'html', 'text'];
+
+/** What the pipeline reads from a `PageSnapshot`. */
+export interface ContentInput {
+  /** Decoded page text (`PageSnapshot.text`). */
+  text: string;
+  /** Final URL after redirects (`PageSnapshot.finalUrl`); relative links resolve against it. */
+  url: string;
+  /** MIME type without parameters, lower case (`PageSnapshot.contentType`); `''` when unknown. */
+  contentType: string;
+}
+
+/** `remove_css_selectors` as a client may send it (see `normaliseRemoveCssSelectors`). */
+export type RemoveCssSelectorsInput = 'default' | 'none' | readonly string[] | string;
+
+/** `links_on_page` of the request. */
+export interface LinksOnPageOptions {
+  /** Resolve links against the page URL (default true); false returns them as written. */
+  absoluteLinks?: boolean;
+  /** URL globs (src/url/glob.ts); empty = all. */
+  includeLinks?: readonly string[];
+  /** URL globs; exclusion wins over inclusion. */
+  excludeLinks?: readonly string[];
+  /** Orders links by relevance of URL + anchor text to this query (ties keep page order). */
+  queryToOrderLinksBy?: string;
+}
+
+/** The request options the pipeline acts on. */
+export interface ContentOptions {
+  /** Requested formats; entries other than markdown/html/text are ignored here. */
+  formats: readonly string[];
+  /** Absent = `"default"`. */
+  removeCssSelectors?: RemoveCssSelectorsInput | null;
+  removeImages?: boolean;
+  /** Remove every element carrying any of these classes. */
+  removeClassNames?: readonly string[] | null;
+  /** Transformer id (`none` default, `readability`, `postlight`). */
+  transformer?: string | null;
+  /** Present (even `{}`) = compute `links`; absent or null = don't. */
+  linksOnPage?: LinksOnPageOptions | null;
+}
+
+/**
+ * `page_metadata` as the pipeline can read it from the page. Keys are the response's keys; the
+ * caller adds `status_code`, `final_url` and `content_type`. Absent values are left out.
+ */
+export interface PageMetadata {
+  /** `<title>`, else `og:title`, else `""`. */
+  title: string;
+  description?: string;
+  /** `<html lang>`, else `Content-Language` meta, else `og:locale`. */
+  language?: string;
+  canonical_url?: string;
+  og_title?: string;
+  og_description?: string;
+  og_image?: string;
+  og_url?: string;
+  og_type?: string;
+  og_site_name?: string;
+  og_locale?: string;
+  twitter_card?: string;
+  twitter_title?: string;
+  twitter_description?: string;
+  twitter_image?: string;
+  favicon?: string;
+  keywords?: string;
+  author?: string;
+  published_time?: string;
+  modified_time?: string;
+  robots?: string;
+}
+
+/** How the text was treated, chosen from the content type (and a sniff when it is missing). */
+export type ContentKind = 'html' | 'text' | 'markdown' | 'json' | 'xml' | 'code';
+
+/** Milliseconds spent per stage (`parse`, `metadata`, `links`, `cleanup`, `transformer`, `html`, `text`, `markdown`). */
+export type StageTimings = Record<string, number>;
+
+export interface ContentResult {
+  kind: ContentKind;
+  markdown?: string;
+  html?: string;
+  text?: string;
+  /** Present when `linksOnPage` was given. */
+  links?: string[];
+  metadata: PageMetadata;
+  timings: StageTimings;
+}

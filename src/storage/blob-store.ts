@@ -1,0 +1,179 @@
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
+
+/**
+ * Object storage for content the service hosts (formats, screenshots, PDFs, uploaded files).
+ * Two implementations pass the same contract suite (`test/contract/blob-store.contract.ts`):
+ * a directory under DATA_DIR served by the service through signed URLs, and S3/MinIO.
+ *
+ * Keys are `/`-separated, relative, without `..` segments
+ * (`teams/team_x/scrapes/scrape_y/markdown.md`).
+ *
+ * @example
+ * await blobs.put(`teams/${teamId}/scrapes/${id}/markdown.md`, markdown, { contentType: 'text/markdown; charset=utf-8' });
+ * const url = await blobs.signedGetUrl(key, { expiresInSeconds: 7 * 86400, filename: 'page.md' });
+ */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  /** Prepares the store (creates the directory or the bucket). Idempotent, safe to race. */
+  init(): Promise<void>;
+  /**
+   * Writes an object atomically: readers see the old object or the whole new one, and
+   * concurrent writers leave one of their objects, whole. A stream body is consumed fully;
+   * above `maxBytes` the write fails with a `payload_too_large` AppError and nothing changes.
+   */
+  put(key: string, body: Buffer | string | Readable, options: PutOptions): Promise<BlobInfo>;
+  /** The whole object, or null when it does not exist. */
+  get(key: string): Promise<Buffer | null>;
+  /**
+   * Opens the object, or `range` of it; null when missing. `info` describes the same
+   * version as the bytes. `range.end` past the last byte is clamped; a range starting past
+   * the last byte throws {@link RangeNotSatisfiableError}.
+   */
+  stream(key: string, range?: ByteRange): Promise<BlobStream | null>;
+  head(key: string): Promise<BlobInfo | null>;
+  /** Deletes objects; missing keys are not an error. */
+  delete(keys: string | string[]): Promise<void>;
+  /** Deletes every object whose key starts with `prefix` (a plain string prefix, as in S3). */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A URL that GETs (or HEADs) the object without credentials until it expires. */
+  signedGetUrl(key: string, options: SignedGetOptions): Promise<string>;
+  /**
+   * A URL that accepts PUTs of the object's bytes without credentials until it expires.
+   * The local store enforces `contentType` and `maxBytes`; an S3 presigned PUT cannot, so
+   * callers check the uploaded object with `head()` before trusting it (see docs/storage.md).
+   */
+  signedPutUrl(key: string, options: SignedPutOptions): Promise<string>;
+}
+
+export interface PutOptions {
+  contentType: string;
+  /** Largest accepted body; larger bodies fail with `payload_too_large`. */
+  maxBytes?: number;
+}
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+  contentType: string;
+  /** Opaque validator of this version of the object, without quotes. */
+  etag: string;
+  lastModified: Date;
+}
+
+/** Inclusive byte offsets, as in HTTP `Range: bytes=start-end`. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface BlobStream {
+  /** The whole object's description (size is the full size, not the range's). */
+  info: BlobInfo;
+  /** The bytes actually served (end clamped to the last byte), or null for the whole object. */
+  range: ByteRange | null;
+  body: Readable;
+}
+
+export interface SignedGetOptions {
+  /** Seconds until the URL stops working. */
+  expiresInSeconds: number;
+  /** Suggested download name (`Content-Disposition: attachment`). */
+  filename?: string;
+}
+
+export interface SignedPutOptions {
+  /** Seconds until the URL stops working. */
+  expiresInSeconds: number;
+  /** Media type the object is stored with (local: a different request Content-Type is refused). */
+  contentType: string;
+  /** Largest accepted upload (local store; default {@link DEFAULT_MAX_UPLOAD_BYTES}). */
+  maxBytes?: number;
+}
+
+/** Default upper bound of a signed upload (the Files API accepts JSON up to 200 MB). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
+
+/** The requested range starts past the end of the object (HTTP 416). */
+export class RangeNotSatisfiableError extends Error {
+  constructor(readonly size: number) {
+    super(`range not satisfiable: the object has ${size} bytes`);
+    this.name = 'RangeNotSatisfiableError';
+  }
+}
+
+/** The error every store throws when a body exceeds its `maxBytes`. */
+export function payloadTooLarge(maxBytes: number): AppError {
+  return new AppError('payload_too_large', 'payload_too_large', `the object exceeds the limit of ${maxBytes} bytes`, {
+    metadata: { max_bytes: String(maxBytes) },
+  });
+}
+
+/** Throws unless `range` is a well-formed inclusive byte range. */
+export function assertValidRange(range: ByteRange): void {
+  if (
+    !Number.isSafeInteger(range.start) ||
+    !Number.isSafeInteger(range.end) ||
+    range.start < 0 ||
+    range.end < range.start
+  ) {
+    throw new Error(`invalid byte range ${JSON.stringify(range)}`);
+  }
+}
+
+/** Throws when a key could escape its prefix or is not a plain relative path. */
+export function assertValidKey(key: string): void {
+  if (
+    key.length === 0 ||
+    key.length > 1024 ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    // Control characters have no business in keys and break headers and file names.
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f]/.test(key) ||
+    key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')
+  ) {
+    throw new Error(`invalid object key ${JSON.stringify(key)}`);
+  }
+}
+
+/**
+ * Throws unless `prefix` is usable with deletePrefix: a valid key, optionally ending in `/`.
+ * The empty prefix is refused so a bug cannot wipe the whole store.
+ */
+export function assertValidPrefix(prefix: string): void {
+  assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+}
+
+/** Throws unless `contentType` is a plausible media type that is safe to put in a header. */
+export function assertValidContentType(contentType: string): void {
+  if (contentType.length > 255 || !/^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/.test(contentType)) {
+    throw new Error(`invalid content type ${JSON.stringify(contentType)}`);
+  }
+}
+
+/** Throws unless `filename` is a plain file name (no path, no control characters). */
+export function assertValidFilename(filename: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (filename.length === 0 || filename.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(filename)) {
+    throw new Error(`invalid download filename ${JSON.stringify(filename)}`);
+  }
+}
+
+/** The media type without parameters, lower-cased (`Text/HTML; charset=utf-8` → `text/html`). */
+export function mediaTypeOf(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * `Content-Disposition: attachment` naming `filename`, with an ASCII fallback and the
+ * RFC 6266 / RFC 8187 `filename*` form for everything else.
+ */
+export function attachmentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

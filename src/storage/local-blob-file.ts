@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { payloadTooLarge } from './blob-store.js';
+
+/**
+ * On-disk form of one object of the local store: a small header, then the bytes.
+ *
+ *   "GLB1" | md5 of the bytes (16) | content-type length (uint16 BE) | content type (ASCII) | bytes
+ *
+ * Keeping the content type in the same file as the bytes means one rename publishes both:
+ * a reader never pairs new bytes with an old content type, even across processes, and
+ * there are no orphaned sidecar files to clean up.
+ */
+const MAGIC = Buffer.from('GLB1', 'ascii');
+const MD5_OFFSET = MAGIC.length;
+const FIXED_LENGTH = MAGIC.length + 16 + 2;
+
+export interface BlobFileInfo {
+  contentType: string;
+  /** Hex md5 of the bytes. */
+  etag: string;
+  size: number;
+  lastModified: Date;
+}
+
+export interface OpenBlobFile extends BlobFileInfo {
+  handle: FileHandle;
+  /** Where the object's bytes start in the file. */
+  dataOffset: number;
+}
+
+/**
+ * Writes `body` with its header to a new file at `path` (which must not exist), flushed to
+ * disk. Fails with `payload_too_large` as soon as more than `maxBytes` arrive; the caller
+ * removes the partial file.
+ */
+export async function writeBlobFile(
+  path: string,
+  body: Buffer | string | Readable,
+  options: { contentType: string; maxBytes?: number },
+): Promise<BlobFileInfo> {
+  const type = Buffer.from(options.contentType, 'ascii');
+  const header = Buffer.alloc(FIXED_LENGTH + type.length);
+  MAGIC.copy(header, 0);
+  header.writeUInt16BE(type.length, FIXED_LENGTH - 2);
+  type.copy(header, FIXED_LENGTH);
+
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    const hash = createHash('md5');
+    let size = 0;
+    await handle.write(header, 0, header.length, 0);
+    const append = async (chunk: Buffer): Promise<void> => {
+      size += chunk.length;
+      if (options.maxBytes !== undefined && size > options.maxBytes) throw payloadTooLarge(options.maxBytes);
+      hash.update(chunk);
+      await handle.write(chunk, 0, chunk.length, header.length + size - chunk.length);
+    };
+    if (typeof body === 'string') await append(Buffer.from(body, 'utf8'));
+    else if (Buffer.isBuffer(body)) await append(body);
+    else
+      for await (const chunk of body) await append(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    const digest = hash.digest();
+    await handle.write(digest, 0, digest.length, MD5_OFFSET);
+    // Flushed before the rename publishes it, so a crash cannot leave a renamed, empty file.
+    await handle.datasync();
+    const stat = await handle.stat();
+    return { contentType: options.contentType, etag: digest.toString('hex'), size, lastModified: stat.mtime };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens an object file and reads its header; null when there is no object at `path`. */
+export async function openBlobFile(path: string): Promise<OpenBlobFile | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
+  try {
+    const stat = await handle.stat();
+    // A directory is a key prefix, not an object.
+    if (!stat.isFile()) {
+      await handle.close();
+      return null;
+    }
+    const fixed = await readExactly(handle, 0, FIXED_LENGTH);
+    if (!fixed.subarray(0, MAGIC.length).equals(MAGIC)) throw corrupt(path);
+    const typeLength = fixed.readUInt16BE(FIXED_LENGTH - 2);
+    const contentType = (await readExactly(handle, FIXED_LENGTH, typeLength)).toString('ascii');
+    const dataOffset = FIXED_LENGTH + typeLength;
+    if (stat.size < dataOffset) throw corrupt(path);
+    return {
+      handle,
+      dataOffset,
+      contentType,
+      etag: fixed.subarray(MD5_OFFSET, MD5_OFFSET + 16).toString('hex'),
+      size: stat.size - dataOffset,
+      lastModified: stat.mtime,
+    };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** Reads `length` bytes at `position`; throws if the file is shorter. */
+export async function readExactly(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) throw new Error(`unexpected end of object file after ${filled} of ${length} bytes`);
+    filled += bytesRead;
+  }
+  return buffer;
+}
+
+/** ENOENT (no such object) or ENOTDIR (a parent "directory" is itself an object). */
+export function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function corrupt(path: string): Error {
+  return new Error(`${path} is not an object file of the local blob store`);
+}

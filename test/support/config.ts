@@ -1,0 +1,30 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { loadConfig, type AppConfig } from '../../src/config.js';
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
+
+/** A literal config: the defaults (no environment read) with `overrides` merged in. */
+export function testConfig(overrides: DeepPartial<AppConfig> = {}): AppConfig {
+  const base = loadConfig({});
+  const merged = merge(base, overrides) as AppConfig;
+  if (!overrides.dataDir) merged.dataDir = tempDir('gleaner-data-');
+  merged.logLevel = overrides.logLevel ?? 'silent';
+  if (overrides.server?.port === undefined) merged.server.port = 0;
+  if (overrides.server?.host === undefined) merged.server.host = '127.0.0.1';
+  return merged;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (over === null || typeof over !== 'object' || Array.isArray(over) || base === null || typeof base !== 'object')
+    return over;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(over)) out[k] = merge((base as Record<string, unknown>)[k], v);
+  return out;
+}

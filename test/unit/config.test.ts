@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.server.port).toBe(8080);
+    expect(config.database.url).toBeNull();
+    expect(config.s3).toBeNull();
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.scrape.hostedUrlTtlSeconds).toBe(7 * 86400);
+    expect(config.outbound.allowPrivate).toBe(false);
+  });
+
+  it('names every bad variable and its value', () => {
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', OUTBOUND_ALLOW_PRIVATE: 'maybe' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const message = (err as Error).message;
+      expect(message).toContain('PORT="eighty"');
+      expect(message).toContain('LOG_LEVEL="loud"');
+      expect(message).toContain('DATABASE_URL="mysql://x"');
+      expect(message).toContain('OUTBOUND_ALLOW_PRIVATE="maybe"');
+    }
+  });
+
+  it('refuses a port out of range', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT="70000"/);
+  });
+
+  it('requires the S3 credentials together', () => {
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_ACCESS_KEY, S3_SECRET_KEY: required when S3_ENDPOINT/,
+    );
+    const config = loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
+    expect(config.s3).toMatchObject({ endpoint: 'http://127.0.0.1:9000', bucket: 'web-content', region: 'us-east-1' });
+  });
+
+  it('requires issuer, JWKS URL and audience together', () => {
+    expect(() => loadConfig({ AUTH_JWT_ISSUER: 'https://idp' })).toThrow(/AUTH_JWT_JWKS_URL, AUTH_JWT_AUDIENCE/);
+  });
+
+  it('parses lists and booleans', () => {
+    const config = loadConfig({ OUTBOUND_DENY_DOMAINS: 'a.com, b.org,,', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    expect(config.outbound).toEqual({ allowPrivate: true, denyDomains: ['a.com', 'b.org'], allowAddresses: [] });
+  });
+
+  it('is documented: every setting is in .env.example and the README table', () => {
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(SETTINGS)) {
+      expect(example, `.env.example lists ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
+      expect(readme, `README lists ${name}`).toContain(`| \`${name}\``);
+    }
+  });
+});
