@@ -61,9 +61,13 @@ export class PageViews {
         'page_not_found',
         `no stored content has retrieve_id ${JSON.stringify(retrieveId)}`,
       );
-    return this.fromStored(page, formats ?? TEXT_FORMATS);
+    // Without `formats`, "all formats" (spec): the text formats plus the hosted URLs of a
+    // screenshot or PDF the page was scraped with (crawl and batch pages have no other door).
+    return this.fromStored(page, formats ?? ALL_FORMATS);
   }
 }
+
+const ALL_FORMATS = [...TEXT_FORMATS, 'screenshot', 'raw_pdf'] as const;
 
 const isText = (format: string): format is TextFormat => (TEXT_FORMATS as readonly string[]).includes(format);
 

@@ -49,6 +49,12 @@ export const RetrieveObject = z
     retrieve_id: z.string(),
     url: z.string(),
     ...PageContentFields,
+    screenshot_hosted_url: hosted.describe(
+      'The screenshot (PNG), when the page was scraped with one and `formats` was omitted.',
+    ),
+    pdf_hosted_url: hosted.describe(
+      'The PDF (`raw_pdf`), when the page was scraped with one and `formats` was omitted.',
+    ),
     size_exceeded: z.boolean().describe('True when a format is over 6 MB: use its hosted URL.'),
   })
   .meta({ id: 'PageContent' });
