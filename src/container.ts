@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createEngines } from '../engines/index.js';
+import { createEngineSetup } from '../engines/index.js';
 import { publicBaseUrl, type AppConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
 import { signingSecret } from './domain/settings/settings.service.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
 import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
+import { detectScriptRequirement } from './engine/selection.js';
 import { createLogger, type Logger } from './logger.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
 import { createMemoryPubSub } from './pubsub/memory-pubsub.js';
@@ -82,7 +83,16 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const blobs = await createBlobStore(config, { dataDir: config.dataDir, secret, baseUrl: () => urls.base() });
     await blobs.init();
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
-    const engines = createEngineRegistry(createEngines(config, { guard }));
+    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;
+    // pages the http engine fetched that need JavaScript are re-rendered by the browser.
+    const setup = createEngineSetup(config, { guard });
+    const engines = createEngineRegistry(setup.engines, {
+      unavailable: setup.unavailable,
+      escalate: detectScriptRequirement,
+    });
+    if (setup.unavailable.length > 0) {
+      logger.info({ unavailable: setup.unavailable.map((u) => `${u.id}: ${u.reason}`) }, 'engines not available');
+    }
     await engines.start();
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.

@@ -7,6 +7,8 @@ export interface PdfText {
   text: string;
   /** Headings (`#`…), paragraphs and list items. */
   markdown: string;
+  /** The same blocks as HTML (`<h1>`…, `<p>`, `<ul><li>`), escaped. */
+  html: string;
   /** Pages in the document (also the ones past `maxPages`, which are not read). */
   pages: number;
   /** The document's Title, else its first heading. */
@@ -73,6 +75,7 @@ export async function extractPdfText(bytes: Uint8Array, options: PdfTextOptions 
     const result: PdfText = {
       text: blocks.map((b) => b.text).join('\n\n'),
       markdown: toMarkdown(blocks),
+      html: toHtml(blocks),
       pages: pdf.numPages,
     };
     if (title) result.title = title;
@@ -117,6 +120,26 @@ function toMarkdown(blocks: Block[]): string {
     } else out.push(text);
   }
   return out.join('\n\n');
+}
+
+function toHtml(blocks: Block[]): string {
+  const out: string[] = [];
+  for (const [index, block] of blocks.entries()) {
+    const text = escapeHtml(block.text);
+    if (block.kind === 'heading') {
+      const level = Math.min(6, Math.max(1, block.level ?? 1));
+      out.push(`<h${level}>${text}</h${level}>`);
+    } else if (block.kind === 'item') {
+      if (blocks[index - 1]?.kind !== 'item') out.push('<ul>');
+      out.push(`<li>${text}</li>`);
+      if (blocks[index + 1]?.kind !== 'item') out.push('</ul>');
+    } else out.push(`<p>${text}</p>`);
+  }
+  return out.join('\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
 /** Keeps a paragraph from turning into markdown syntax it never was (`# 1 priority`, `> quote`). */

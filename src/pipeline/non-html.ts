@@ -23,7 +23,7 @@ const CODE_LANGUAGE: Record<string, string> = {
 const XHTML_ROOT =
   /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i;
 
-export function classifyContent(contentType: string, text: string): ContentKind {
+export function classifyContent(contentType: string, text: string): Exclude<ContentKind, 'pdf'> {
   const type = contentType.trim().toLowerCase();
   if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (type === 'application/json' || type === 'text/json' || type.endsWith('+json')) return 'json';
@@ -36,7 +36,7 @@ export function classifyContent(contentType: string, text: string): ContentKind 
   return 'text';
 }
 
-function sniff(text: string): ContentKind {
+function sniff(text: string): Exclude<ContentKind, 'pdf'> {
   const head = text.slice(0, 1024).trimStart();
   if (/^(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head) || XHTML_ROOT.test(head)) return 'html';
   if (head.startsWith('<?xml')) return 'xml';
@@ -51,7 +51,8 @@ function sniff(text: string): ContentKind {
   return /^<[a-z!]/i.test(head) ? 'html' : 'text';
 }
 
-export type NonHtmlKind = Exclude<ContentKind, 'html'>;
+/** Kinds rendered from decoded text here (PDFs are read from their bytes: src/pdf). */
+export type NonHtmlKind = Exclude<ContentKind, 'html' | 'pdf'>;
 
 export function renderNonHtml(
   kind: NonHtmlKind,

@@ -80,7 +80,7 @@ export interface PageMetadata {
 }
 
 /** How the text was treated, chosen from the content type (and a sniff when it is missing). */
-export type ContentKind = 'html' | 'text' | 'markdown' | 'json' | 'xml' | 'code';
+export type ContentKind = 'html' | 'text' | 'markdown' | 'json' | 'xml' | 'code' | 'pdf';
 
 /** Milliseconds spent per stage (`parse`, `metadata`, `links`, `cleanup`, `transformer`, `html`, `text`, `markdown`). */
 export type StageTimings = Record<string, number>;

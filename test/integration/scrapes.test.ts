@@ -270,12 +270,6 @@ describe('bad input', () => {
     expect(await res.json()).toMatchObject({ code: 'parser_not_found' });
   });
 
-  it('answers 400 for browser-only formats while no browser engine is enabled', async () => {
-    if (app.container.engines.candidates(['screenshot']).length > 0) return; // a browser engine is installed
-    const res = await scrape({ url_to_scrape: site.url('/article'), formats: ['screenshot'] });
-    expect(res.status).toBe(400);
-  });
-
   const blocked: [string, () => string][] = [
     ['[::1]', () => 'http://[::1]/'],
     ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/'],

@@ -8,6 +8,7 @@ import type { ParserRegistry } from '../../parsers/parser.js';
 import type { ContentPipeline } from '../../pipeline/content-pipeline.js';
 import type { PreparedContentOptions } from '../../pipeline/options.js';
 import type { ConvertPool } from '../../pipeline/convert-pool.js';
+import { isPdf, pdfContent } from '../../pipeline/pdf-content.js';
 import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
 import type { FormatContent, PageContentStore } from '../pages/page-content.js';
 import { Page } from '../pages/page.entity.js';
@@ -120,7 +121,7 @@ export class ScrapeExecutor {
     } finally {
       deadline.dispose();
     }
-    const converted = await this.convert(snapshot, prepared);
+    const { converted, notes } = await this.convert(snapshot, prepared);
     const content = this.formatContent(snapshot, converted, request.options, plan);
     const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
     const page = Object.assign(new Page(), {
@@ -136,15 +137,23 @@ export class ScrapeExecutor {
       actionsOutput: snapshot.actionsOutput ?? null,
       createdAt: new Date(),
     });
-    return { page, content, warnings: [...proxyNotes, ...(snapshot.warnings ?? [])] };
+    return { page, content, warnings: [...proxyNotes, ...(snapshot.warnings ?? []), ...notes] };
   }
 
-  private async convert(snapshot: PageSnapshot, prepared: PreparedScrape): Promise<ContentResult | null> {
-    if (snapshot.text === undefined) return null;
+  private async convert(
+    snapshot: PageSnapshot,
+    prepared: PreparedScrape,
+  ): Promise<{ converted: ContentResult | null; notes: string[] }> {
+    if (snapshot.text === undefined) {
+      const bytes = isPdf(snapshot.contentType) ? (snapshot.pdf ?? snapshot.body) : null;
+      if (!bytes || bytes.length === 0) return { converted: null, notes: [] };
+      const { result, warnings } = await pdfContent(bytes, prepared.contentOptions);
+      return { converted: result, notes: warnings };
+    }
     const input = { text: snapshot.text, url: snapshot.finalUrl, contentType: snapshot.contentType };
     const pool = this.deps.convertPool;
-    if (pool) return pool.convert(input, prepared.contentOptions, prepared.contentKey);
-    return this.deps.pipeline.process(input, prepared.content);
+    if (pool) return { converted: await pool.convert(input, prepared.contentOptions, prepared.contentKey), notes: [] };
+    return { converted: await this.deps.pipeline.process(input, prepared.content), notes: [] };
   }
 
   private formatContent(
