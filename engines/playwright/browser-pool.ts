@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { browserProcessIds } from './process-tree.js';
 
 export interface BrowserPoolOptions {
@@ -175,6 +175,9 @@ let launchQueue: Promise<unknown> = Promise.resolve();
 
 async function launchTracked(options: BrowserPoolOptions): Promise<{ browser: Browser; pid: number | null }> {
   const run = launchQueue.then(async () => {
+    // playwright-core is loaded on the first launch: a service that never renders a page does
+    // not carry it (tens of MB of heap).
+    const { chromium } = await import('playwright-core');
     const before = new Set(browserProcessIds());
     const browser = await chromium.launch({
       executablePath: options.executablePath,
