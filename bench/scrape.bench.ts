@@ -7,6 +7,7 @@
  *
  * Options: --pages N (site articles, default 2000) --warmup N (default 200) --requests N (measured
  * pages per side and concurrency, default pages − warmup) --rounds N (interleaved slices, default 4) --seed S --gzip --database-url postgres://... [--api-key K]
+ * --role all|api (the service's role: `api` runs no job threads, as a split deployment's API process)
  * --only reference|service --profile (CPU profiles of both sides; slower, for finding hot spots)
  * --verify N (pages compared byte for byte, default 20) --out NAME (results file stem).
  * Writes bench/results/NAME.json (git-ignored) and NAME.md. See docs/benchmarks.md.
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     site: { type: 'string', default: DEFAULT_SITE_DIR },
     gzip: { type: 'boolean', default: false },
     'database-url': { type: 'string' },
+    role: { type: 'string', default: 'all' },
     'api-key': { type: 'string' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
@@ -91,6 +93,7 @@ try {
     log('starting the service (first boot, then a restart on the same DATA_DIR)');
     const started = await startRestartedService({
       ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
+      role: parseRole(values.role),
       ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
       ...(profileRoot ? { cpuProfileDir: path.join(profileRoot, 'service') } : {}),
     });
@@ -148,6 +151,7 @@ const report: ScrapeBenchResult = {
     seed: values.seed,
     gzip: values.gzip,
     database: values['database-url'] ? 'server' : 'embedded',
+    role: parseRole(values.role),
     profiled: profileRoot !== null,
   },
   site: { articles: manifest.articlePaths.length, articleBytes: manifest.articleBytes },
@@ -174,3 +178,8 @@ await fs.writeFile(path.join(RESULTS_DIR, `${stem}.json`), `${JSON.stringify(rep
 await fs.writeFile(path.join(RESULTS_DIR, `${stem}.md`), markdown);
 process.stdout.write(markdown);
 log(`results: bench/results/${stem}.json and .md`);
+
+function parseRole(role: string): 'all' | 'api' {
+  if (role === 'all' || role === 'api') return role;
+  throw new Error(`--role must be all or api (got ${role})`);
+}

@@ -20,6 +20,8 @@ export interface ServiceOptions {
   readyTimeoutMs?: number;
   /** The key to use when DATA_DIR holds none (a server database that already had keys). */
   apiKey?: string;
+  /** `npm start -- --role …`: `api` serves requests without the job threads (default: all). */
+  role?: 'all' | 'api' | 'worker';
 }
 
 export interface ServiceProcess {
@@ -60,7 +62,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
     ...options.env,
   });
   const flags = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts'], {
+  const role = options.role && options.role !== 'all' ? ['--role', options.role] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts', ...role], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,6 +19,8 @@ export interface ScrapeBenchResult {
     seed: string;
     gzip: boolean;
     database: 'embedded' | 'server';
+    /** The service's `--role` (absent in older results: all). */
+    role?: 'all' | 'api';
     profiled: boolean;
   };
   site: { articles: number; articleBytes: { min: number; max: number; mean: number } };
@@ -85,7 +87,7 @@ export function renderReport(result: ScrapeBenchResult): string {
       `Site: ${result.site.articles} articles, ${kib(result.site.articleBytes.min)}–${kib(result.site.articleBytes.max)} KiB ` +
       `(mean ${kib(result.site.articleBytes.mean)} KiB)${settings.gzip ? ', gzip' : ''}. ` +
       `${settings.requests} measured pages per side and concurrency, in ${settings.rounds} interleaved rounds, after ${settings.warmup} warm-up pages; ` +
-      `load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end; database: ${settings.database}` +
+      `load average ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end; database: ${settings.database}; service role: ${settings.role ?? 'all'}` +
       `${settings.profiled ? '; **CPU-profiled run (slower than normal)**' : ''}.`,
     '',
     '| side | conc. | pages/s | median ms | p95 ms | CPU ms/page | peak RSS MiB | site CPU ms/page | driver CPU ms/page | other processes CPU ms/page | failures |',
