@@ -61,7 +61,7 @@ const NOSCRIPT_GATE =
 
 /**
  * Says why a page fetched without a browser probably needs one, or null. Looks at HTML only:
- * anti-bot interstitials (vendor markers, usually with 403/503), pages that load scripts but show
+ * anti-bot interstitials (vendor markers on a page with a challenge status or little text), pages that load scripts but show
  * (almost) no text, empty SPA mount points (`<div id="root"></div>`, `__next`, `app-root`) and
  * `<noscript>` gates ("enable JavaScript") on thin pages. Server-rendered apps have text in their
  * root and are left alone; so are tiny pages without scripts.
@@ -74,12 +74,14 @@ export function detectScriptRequirement(snapshot: PageSnapshot): string | null {
   if (type !== 'text/html' && type !== 'application/xhtml+xml') return null;
   const html = (snapshot.text ?? '').slice(0, MAX_SCAN_CHARS);
   if (html.trim() === '') return null;
-  const challenge = CHALLENGES.find(([pattern]) => pattern.test(html));
-  if (challenge) {
-    const status = CHALLENGE_STATUSES.has(snapshot.statusCode) ? `HTTP ${snapshot.statusCode} ` : '';
-    return `${status}anti-bot interstitial (${challenge[1]})`;
-  }
-  const text = visibleTextLength(html);
+  // Exact below THIN_TEXT_CHARS, which is all the rules below need; a text-rich page stops early.
+  const text = visibleTextLength(html, THIN_TEXT_CHARS);
+  const challengeStatus = CHALLENGE_STATUSES.has(snapshot.statusCode);
+  // Interstitials show a line or two, or answer with a challenge status: a page with a
+  // screenful of text and a 200 is the page itself, so its markup is not scanned for vendors.
+  const challenge = challengeStatus || text < THIN_TEXT_CHARS ? CHALLENGES.find(([p]) => p.test(html)) : undefined;
+  if (challenge)
+    return `${challengeStatus ? `HTTP ${snapshot.statusCode} ` : ''}anti-bot interstitial (${challenge[1]})`;
   const scripts = /<script\b/i.test(html);
   if (scripts && text < EMPTY_TEXT_CHARS) return `page loads scripts but shows ${text} characters of text`;
   if (text >= THIN_TEXT_CHARS) return null;
@@ -90,17 +92,82 @@ export function detectScriptRequirement(snapshot: PageSnapshot): string | null {
   return null;
 }
 
+/** Elements whose content a reader never sees as text. */
+const HIDDEN_ELEMENTS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object']);
+const CLOSERS = new Map([...HIDDEN_ELEMENTS].map((name) => [name, new RegExp(`</${name}\\s*>`, 'gi')]));
+const ENTITY = /&(?:#\d+|#x[\da-f]+|[a-z]+);/iy;
+const TAG_NAME = /<\/?([a-z][a-z0-9-]*)/iy;
+
 /**
  * Length of the text a reader would see: the body without scripts, styles, templates, noscript,
- * SVG and comments, tags removed, entities counted as one character, whitespace collapsed.
+ * SVG and comments, tags removed, entities counted as one character, whitespace collapsed and
+ * trimmed. One pass without copies; with `atLeast` it stops as soon as that much text was seen
+ * (the answer is then exact only below `atLeast`), so most pages are decided by their first
+ * screenful.
  */
-export function visibleTextLength(html: string): number {
+export function visibleTextLength(html: string, atLeast = Infinity): number {
   const bodyStart = html.search(/<body\b/i);
   const body = bodyStart >= 0 ? html.slice(bodyStart) : html.replace(/<head\b[\s\S]*?<\/head>/i, '');
-  const stripped = body
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<(script|style|noscript|template|svg|iframe|object)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(?:#\d+|#x[\da-f]+|[a-z]+);/gi, '_');
-  return stripped.replace(/\s+/g, ' ').trim().length;
+  const n = body.length;
+  let count = 0;
+  let gap = false; // whitespace or a tag since the last character counted
+  let i = 0;
+  while (i < n && count < atLeast) {
+    const c = body.charCodeAt(i);
+    if (c === 60 /* < */) {
+      if (body.startsWith('<!--', i)) {
+        const end = body.indexOf('-->', i + 4);
+        if (end >= 0) {
+          i = end + 3;
+          gap = true;
+          continue;
+        }
+      }
+      const end = body.indexOf('>', i + 1);
+      if (end < 0) {
+        i++; // a lone '<' is text, as in the page
+      } else {
+        TAG_NAME.lastIndex = i;
+        const name = TAG_NAME.exec(body)?.[1]?.toLowerCase();
+        const closer = name && body.charCodeAt(i + 1) !== 47 /* / */ ? CLOSERS.get(name) : undefined;
+        i = end + 1;
+        if (closer) {
+          closer.lastIndex = i;
+          if (closer.exec(body)) i = closer.lastIndex;
+        }
+        gap = true;
+        continue;
+      }
+    } else if (isSpace(c)) {
+      gap = true;
+      i++;
+      continue;
+    } else if (c === 38 /* & */) {
+      ENTITY.lastIndex = i;
+      i = ENTITY.test(body) ? ENTITY.lastIndex : i + 1;
+    } else {
+      i++;
+    }
+    if (gap && count > 0) count++;
+    count++;
+    gap = false;
+  }
+  return count;
+}
+
+/** The characters `\s` matches in JavaScript regular expressions. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }

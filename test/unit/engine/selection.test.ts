@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineFallbackError } from '../../../src/engine/errors.js';
 import { createEngineRegistry } from '../../../src/engine/registry.js';
@@ -172,6 +174,50 @@ describe('detectScriptRequirement on realistic pages', () => {
     expect(
       visibleTextLength('<body><script>var a = "lots of text";</script><style>p{}</style><!-- note --><p>x</p></body>'),
     ).toBe(1);
+  });
+});
+
+/** The straightforward definition visibleTextLength's one-pass scanner must agree with. */
+function referenceTextLength(html: string): number {
+  const bodyStart = html.search(/<body\b/i);
+  const body = bodyStart >= 0 ? html.slice(bodyStart) : html.replace(/<head\b[\s\S]*?<\/head>/i, '');
+  return body
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(script|style|noscript|template|svg|iframe|object)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(?:#\d+|#x[\da-f]+|[a-z]+);/gi, '_')
+    .replace(/\s+/g, ' ')
+    .trim().length;
+}
+
+describe('visibleTextLength against its definition', () => {
+  const dir = path.resolve(import.meta.dirname, '../../fixtures/pages');
+  const pages = readdirSync(dir)
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => [f, readFileSync(path.join(dir, f), 'latin1')] as const);
+  const tricky = [
+    '<body>a\u3000b\u2028c\u00a0\u00a0d</body>',
+    '<body><p>x</p><script>never closed',
+    '<body>a < b and c > d</body>',
+    '<body><!-- open comment <p>text</p>',
+    '<body><SCRIPT type=x>hidden</SCRIPT >shown &amp &amp; &#x41; &#65;</body>',
+    '<p>no body tag</p><head><title>t</title></head>',
+  ];
+
+  it.each([...pages, ...tricky.map((html, i) => [`tricky ${i}`, html] as const)])(
+    '%s: same length as the regex definition',
+    (_, html) => {
+      expect(visibleTextLength(html)).toBe(referenceTextLength(html));
+    },
+  );
+
+  it('stops at a bound: exact below it, at least the bound above it', () => {
+    for (const [, html] of pages) {
+      const full = referenceTextLength(html);
+      const bounded = visibleTextLength(html, 600);
+      if (full < 600) expect(bounded).toBe(full);
+      else expect(bounded).toBeGreaterThanOrEqual(600);
+    }
   });
 });
 
