@@ -6,6 +6,7 @@ import type { PgTarget } from './db/embedded/embedded-database.js';
 import { signingSecret } from './domain/settings/settings.service.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
 import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
+import { createRemoteEngine, type EngineChannel } from './engine/remote-engine.js';
 import { detectScriptRequirement } from './engine/selection.js';
 import { createLogger, type Logger } from './logger.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
@@ -58,6 +59,11 @@ export interface ContainerOptions {
   migrate?: boolean;
   /** Use this pubsub (worker threads relay events through their process). */
   pubsub?: PubSub;
+  /**
+   * Render pages with the browser engine of the process's main thread, reached over this
+   * channel, instead of starting a Chromium in this thread (job threads: one browser per process).
+   */
+  browserChannel?: EngineChannel;
 }
 
 export const VERSION = (
@@ -86,7 +92,11 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;
     // pages the http engine fetched that need JavaScript are re-rendered by the browser.
     const setup = createEngineSetup(config, { guard });
-    const engines = createEngineRegistry(setup.engines, {
+    const channel = options.browserChannel;
+    const local = channel
+      ? setup.engines.map((e) => (e.capabilities.javascript ? createRemoteEngine(e, channel) : e))
+      : setup.engines;
+    const engines = createEngineRegistry(local, {
       unavailable: setup.unavailable,
       escalate: detectScriptRequirement,
     });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import type { AppConfig } from '../config.js';
 import type { PgTarget } from '../db/embedded/embedded-database.js';
+import { isEngineReply, type EngineChannel, type EngineReplyMessage } from '../engine/remote-engine.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createPostgresPubSub } from '../pubsub/postgres-pubsub.js';
 import type { PubSub } from '../pubsub/pubsub.js';
@@ -31,6 +32,8 @@ export interface JobContext extends JobData {
   onClose(fn: () => Promise<void>): void;
   /** Tells the supervisor the job has booted. */
   ready(): void;
+  /** Reaches the browser engine of the process's main thread (see `ContainerOptions.browserChannel`). */
+  browserChannel: EngineChannel;
 }
 
 /**
@@ -43,8 +46,10 @@ export async function runJob(name: string, body: (ctx: JobContext) => Promise<vo
   if (!port) throw new Error(`job ${name} must run in a worker thread`);
   const data = (workerData as { data: JobData }).data;
   const controller = new AbortController();
+  let onEngineReply: (message: EngineReplyMessage) => void = () => undefined;
   port.on('message', (message) => {
     if (message === 'cancel') controller.abort();
+    else if (isEngineReply(message)) onEngineReply(message);
   });
   const closers: (() => Promise<void>)[] = [];
   const logger = createLogger(data.config, { role: 'worker', job: name });
@@ -61,6 +66,10 @@ export async function runJob(name: string, body: (ctx: JobContext) => Promise<vo
     },
     onClose: (fn) => void closers.push(fn),
     ready: () => port.postMessage({ type: 'ready', job: name } satisfies JobMessage),
+    browserChannel: {
+      send: (message) => port.postMessage(message),
+      onReply: (handler) => void (onEngineReply = handler),
+    },
   };
   try {
     await body(ctx);

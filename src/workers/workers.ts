@@ -1,6 +1,7 @@
 import Bree from 'bree';
 import type { Container } from '../container.js';
 import type { Logger } from '../logger.js';
+import { isEngineRequest, serveEngine, type EngineServer } from '../engine/remote-engine.js';
 import { isRelayedEvent } from '../pubsub/thread-pubsub.js';
 import type { JobData, JobMessage } from './job-thread.js';
 
@@ -52,6 +53,16 @@ export async function startWorkers(container: Container): Promise<Workers> {
   const booted = new Set<string>();
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  // Job threads render pages with this thread's browser engine: one Chromium per process.
+  const engineServers = new Map<string, EngineServer>();
+  const engineServer = (name: string): EngineServer => {
+    let server = engineServers.get(name);
+    if (!server) {
+      server = serveEngine(container.engines, (reply) => bree.workers.get(name)?.postMessage(reply));
+      engineServers.set(name, server);
+    }
+    return server;
+  };
   const bree = new Bree({
     root: false,
     logger: breeLogger(logger),
@@ -63,7 +74,9 @@ export async function startWorkers(container: Container): Promise<Workers> {
       worker: { workerData: { entry: job(spec.file), data } },
     })),
     workerMessageHandler: ({ name, message }: { name: string; message: unknown }) => {
-      if (isRelayedEvent(message)) {
+      if (isEngineRequest(message)) {
+        engineServer(name).handle(message);
+      } else if (isRelayedEvent(message)) {
         container.pubsub
           .publish(message.event)
           .catch((err: unknown) => logger.warn({ err }, 'relaying an event failed'));
@@ -79,6 +92,8 @@ export async function startWorkers(container: Container): Promise<Workers> {
   });
   // Long-running loops come back after a crash (with a pause, so a crash loop stays cheap).
   bree.on('worker deleted', (name: string) => {
+    engineServers.get(name)?.abortAll();
+    engineServers.delete(name);
     const spec = specs.find((s) => s.name === name);
     if (stopping || !spec) return;
     logger.warn({ job: name }, 'worker job exited; restarting in 1 s');

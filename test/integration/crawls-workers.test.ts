@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserProcessIds } from '../../engines/playwright/process-tree.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -106,5 +107,21 @@ describe('crawls on worker threads', () => {
     expect(content.markdown_content).toContain('# Rendered next');
     const shot = await fetch(content.screenshot_hosted_url as string);
     expect(shot.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('renders for the API and for the crawl thread with one Chromium in the process', async () => {
+    const scrape = await app.request('/v1/scrapes', {
+      method: 'POST',
+      json: { url_to_scrape: site.url('/b'), formats: ['screenshot'] },
+    });
+    expect(scrape.status).toBe(200);
+    const res = await app.request('/v1/crawls', {
+      method: 'POST',
+      json: { start_url: site.url('/'), max_pages: 3, scrape_options: { formats: ['markdown', 'screenshot'] } },
+    });
+    const done = await waitForCrawl(((await res.json()) as Json).id);
+    expect(done).toMatchObject({ status: 'completed', pages_count: 3 });
+    // The crawl thread's pages went to the main thread's browser engine: no second Chromium.
+    expect(browserProcessIds()).toHaveLength(1);
   });
 });

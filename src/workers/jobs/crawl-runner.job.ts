@@ -10,6 +10,7 @@ await runJob('crawl-runner', async (ctx) => {
     connection: ctx.connection,
     migrate: false,
     pubsub: await ctx.pubsub(),
+    browserChannel: ctx.browserChannel,
   });
   ctx.onClose(() => container.close());
   ctx.ready();
