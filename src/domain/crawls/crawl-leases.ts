@@ -74,16 +74,24 @@ export class CrawlLeases {
     return row ? { status: row.status, message: row.error_message ?? '' } : null;
   }
 
-  /** Claims up to `max` queued URLs, breadth first, while `owner` holds the crawl. */
+  /**
+   * Claims up to `max` queued URLs while `owner` holds the crawl, breadth first and one depth at
+   * a time: nothing deeper is claimed while a shallower URL is still queued or running. A page
+   * reached both by a link and by a redirect from the level above is then always recorded at the
+   * smaller depth (the redirect claims the queued row), so depths, `current_depth` and what
+   * `max_depth` keeps do not depend on which fetch finished first.
+   */
   async claimTargets(owner: string, crawlId: string, max: number): Promise<FrontierRow[]> {
     if (max <= 0) return [];
     const rows = await this.orm.em.getConnection().execute<Row[]>(
       `update crawl_frontier set status = 'running', attempts = attempts + 1
        where id in (select id from crawl_frontier where crawl_id = ? and status = 'queued'
+                      and depth <= (select min(depth) from crawl_frontier
+                                    where crawl_id = ? and status in ('queued', 'running'))
                     order by depth, seq limit ? for update skip locked)
          and exists (select 1 from crawls where id = ? and lease_owner = ? and status = 'in_progress')
        returning id, url, depth, seq, is_external, attempts`,
-      [crawlId, max, crawlId, owner],
+      [crawlId, crawlId, max, crawlId, owner],
     );
     return rows.map(toFrontierRow).sort((a, b) => a.depth - b.depth || a.seq - b.seq);
   }

@@ -222,7 +222,8 @@ export class CrawlRun implements CrawlWork {
     if (counters === null) {
       this.end();
     } else {
-      if (counters.pagesCount > this.counters.pagesCount) this.frontierDry = false;
+      // Any URL that ends may open the next depth (claims go one depth at a time): look again.
+      this.frontierDry = false;
       this.counters = counters;
       this.deps.progress.update(this.crawl, counters);
     }
