@@ -63,6 +63,7 @@ if (requests + warmup > pages || requests < 1) {
   );
 }
 const wanted = { reference: values.only !== 'service', service: values.only !== 'reference' };
+const role = parseRole(values.role);
 const startedAt = new Date().toISOString();
 const stem = values.out ?? `scrape-${startedAt.slice(0, 19).replace(/[:T]/g, '-')}`;
 const profileRoot = values.profile ? await fs.mkdtemp(path.join(os.tmpdir(), 'gleaner-bench-prof-')) : null;
@@ -93,7 +94,7 @@ try {
     log('starting the service (first boot, then a restart on the same DATA_DIR)');
     const started = await startRestartedService({
       ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
-      role: parseRole(values.role),
+      role,
       ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
       ...(profileRoot ? { cpuProfileDir: path.join(profileRoot, 'service') } : {}),
     });
@@ -151,7 +152,7 @@ const report: ScrapeBenchResult = {
     seed: values.seed,
     gzip: values.gzip,
     database: values['database-url'] ? 'server' : 'embedded',
-    role: parseRole(values.role),
+    role,
     profiled: profileRoot !== null,
   },
   site: { articles: manifest.articlePaths.length, articleBytes: manifest.articleBytes },

@@ -1,4 +1,5 @@
 import { getDocumentProxy, getMeta } from 'unpdf';
+import { escapeHtml } from '../pipeline/non-html.js';
 import { toBlocks, toLines, type Block, type Line, type TextRun } from './pdf-layout.js';
 
 /** Text of a PDF, as plain text and as markdown. */
@@ -136,10 +137,6 @@ function toHtml(blocks: Block[]): string {
     } else out.push(`<p>${text}</p>`);
   }
   return out.join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
 /** Keeps a paragraph from turning into markdown syntax it never was (`# 1 priority`, `> quote`). */

@@ -90,6 +90,7 @@ function fenced(language: string, code: string): string {
   return `${fence}${language}\n${code}\n${fence}`;
 }
 
-function escapeHtml(text: string): string {
+/** Escapes text for an HTML text node. */
+export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -4,7 +4,8 @@ import type { ContentOptions, ContentResult } from './types.js';
 /** Pages of a PDF target read at most: extraction is CPU work on the thread running the scrape. */
 export const PDF_MAX_PAGES = 300;
 
-export const isPdf = (contentType: string): boolean => contentType.trim().toLowerCase() === 'application/pdf';
+/** `PageSnapshot.contentType` is already a bare lower-case MIME type. */
+export const isPdf = (contentType: string): boolean => contentType === 'application/pdf';
 
 /** Formats of a PDF target, and what the response should say about it. */
 export interface PdfContent {
