@@ -14,6 +14,8 @@ COPY src ./src
 COPY engines ./engines
 COPY plugins ./plugins
 COPY schema ./schema
+# npm start compiles the TypeScript once (src/runtime/start.mjs); do it now, while /app is writable.
+RUN node src/runtime/start.mjs --build-only
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -26,4 +28,4 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "src/main.ts", "--role", "api"]
+CMD ["node", "src/runtime/start.mjs", "--role", "api"]

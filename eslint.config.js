@@ -3,9 +3,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**', '.scratch/**', 'bench/site/**', 'test/fixtures/**/*.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.build/**',
+      'data/**',
+      'coverage/**',
+      '.scratch/**',
+      'bench/site/**',
+      'test/fixtures/**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Plain JavaScript that runs before TypeScript can (the start script, thread shims): Node's globals.
+  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly', Buffer: 'readonly' } } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

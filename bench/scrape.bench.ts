@@ -9,6 +9,7 @@
  * pages per side and concurrency, default pages − warmup) --rounds N (interleaved slices, default 4) --seed S --gzip --database-url postgres://... [--api-key K]
  * --role all|api (the service's role: `api` runs no job threads, as a split deployment's API process)
  * --only reference|service --profile (CPU profiles of both sides; slower, for finding hot spots)
+ * --set NAME=VALUE (repeatable: a setting of the measured service, e.g. HEAP_GROWTH_PERCENT=0)
  * --verify N (pages compared byte for byte, default 20) --out NAME (results file stem).
  * Writes bench/results/NAME.json (git-ignored) and NAME.md. See docs/benchmarks.md.
  */
@@ -50,8 +51,17 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     verify: { type: 'string', default: '20' },
     out: { type: 'string' },
+    set: { type: 'string', multiple: true },
   },
 });
+/** `--set NAME=VALUE` (repeatable): a service setting for the measured service, e.g. HEAP_GROWTH_PERCENT=60. */
+const settings = Object.fromEntries(
+  (values.set ?? []).map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new Error(`--set expects NAME=VALUE (got ${pair})`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }),
+);
 const pages = Number(values.pages);
 const warmup = Number(values.warmup);
 const requests = Number(values.requests ?? pages - warmup);
@@ -95,6 +105,7 @@ try {
     const started = await startRestartedService({
       ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
       role,
+      env: settings,
       ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
       ...(profileRoot ? { cpuProfileDir: path.join(profileRoot, 'service') } : {}),
     });

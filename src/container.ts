@@ -4,6 +4,7 @@ import { publicBaseUrl, type AppConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
 import { signingSecret } from './domain/settings/settings.service.js';
+import { WorkSignal } from './domain/work-signal.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
 import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
 import { createRemoteEngine, type EngineChannel } from './engine/remote-engine.js';
@@ -43,6 +44,8 @@ export interface Container {
   guard: OutboundGuard;
   engines: EngineRegistry;
   services: Services;
+  /** Notified when this process queues background work (see startWorkers). */
+  work: WorkSignal;
   close(): Promise<void>;
 }
 
@@ -109,7 +112,8 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
     const convertPool = threads > 0 ? createConvertPool(threads, logger) : null;
     if (convertPool) closers.unshift(() => convertPool.close());
-    const services = createServices({ config, db, pubsub, blobs, guard, engines, logger, secret, convertPool });
+    const work = new WorkSignal();
+    const services = createServices({ config, db, pubsub, blobs, guard, engines, logger, secret, convertPool, work });
     return {
       config,
       role,
@@ -123,6 +127,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       guard,
       engines,
       services,
+      work,
       async close() {
         for (const close of closers) await close().catch((err: Error) => logger.error({ err }, 'close failed'));
       },

@@ -28,6 +28,7 @@ import type { EngineRegistry } from './engine/registry.js';
 import type { Logger } from './logger.js';
 import { createParserRegistry } from './parsers/parser.js';
 import { createContentPipeline } from './pipeline/content-pipeline.js';
+import type { WorkSignal } from './domain/work-signal.js';
 import type { ConvertPool } from './pipeline/convert-pool.js';
 import type { PubSub } from './pubsub/pubsub.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -62,11 +63,13 @@ export interface ServiceDeps {
   secret: string;
   /** Conversion threads for the API process; null converts inline. */
   convertPool: ConvertPool | null;
+  /** Told when a batch or crawl is queued (the process's job supervisor listens). */
+  work?: WorkSignal;
 }
 
 /** Builds the services from the infrastructure the container opened. */
 export function createServices(deps: ServiceDeps): Services {
-  const { config, db, pubsub, blobs, guard, engines, logger, secret, convertPool } = deps;
+  const { config, db, pubsub, blobs, guard, engines, logger, secret, convertPool, work } = deps;
   const { orm } = db;
   const auth = new AuthService({ orm, verifyJwt: config.auth.jwt ? createJwtVerifier(config.auth.jwt) : null });
   const content = new PageContentStore(blobs, {
@@ -96,6 +99,7 @@ export function createServices(deps: ServiceDeps): Services {
     pubsub,
     logger,
     settings: config,
+    work,
   });
   const batchQueue = new BatchQueue(orm, config.workers, new WebhookOutbox());
   return {
@@ -105,7 +109,7 @@ export function createServices(deps: ServiceDeps): Services {
     scrapes: new ScrapeService(orm, executor, pages),
     pages,
     executor,
-    batches: new BatchService({ orm, executor, guard, pubsub, allowHttpWebhooks: config.webhooks.allowHttp }),
+    batches: new BatchService({ orm, executor, guard, pubsub, allowHttpWebhooks: config.webhooks.allowHttp, work }),
     batchQueue,
     batchRunner: new BatchRunner({
       orm,

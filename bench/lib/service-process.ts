@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SETTINGS } from '../../src/config.js';
+import { SETTINGS } from '../../src/settings.js';
 import { readMemory } from './measure/proc-stats.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -37,7 +37,7 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts the real service as `node --import tsx src/main.ts` with a DATA_DIR of its own, private targets
+ * Starts the real service as `node src/runtime/start.mjs` (what `npm start` runs) with a DATA_DIR of its own, private targets
  * allowed and warnings-only logs, waits for /readyz and reads the API key it created on first start.
  * The environment is the caller's minus every service setting, so a stray DATABASE_URL or
  * S3_ENDPOINT in the shell does not change what is measured.
@@ -63,7 +63,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   });
   const flags = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
   const role = options.role && options.role !== 'all' ? ['--role', options.role] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts', ...role], {
+  const child = spawn(process.execPath, [...flags, 'src/runtime/start.mjs', ...role], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

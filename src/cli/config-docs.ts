@@ -1,7 +1,7 @@
 // `npm run config:docs`: rewrites .env.example and the README's configuration table from
-// SETTINGS in src/config.ts, so the documentation cannot drift from the code (a test checks it).
+// SETTINGS in src/settings.ts, so the documentation cannot drift from the code (a test checks it).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SETTINGS } from '../config.js';
+import { SETTINGS } from '../settings.js';
 
 const root = new URL('../../', import.meta.url);
 const rows = Object.entries(SETTINGS) as [string, { default?: string; doc: string }][];

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError, type ErrorKind } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { moduleUrl } from '../runtime/module-url.js';
 import { startTsWorker } from '../runtime/worker-thread.js';
 import type { ContentInput, ContentOptions, ContentResult } from './types.js';
 
@@ -21,6 +22,14 @@ export interface ConvertPool {
   close(): Promise<void>;
 }
 
+/**
+ * Young generation of a conversion thread. A page's DOM is garbage within milliseconds; with
+ * V8's default (up to 48 MB for a thread) the resident size of a service under load swung by
+ * 150-250 MB with the thread's heap, with 8 MB it stayed flat, and conversion CPU per page was
+ * the same within the machine's noise (docs/benchmarks.md, "Memory").
+ */
+const YOUNG_GENERATION_MB = 8;
+
 interface Slot {
   worker: Worker;
   pending: Map<number, { resolve: (r: ContentResult) => void; reject: (e: unknown) => void }>;
@@ -37,7 +46,9 @@ export function createConvertPool(size: number, logger: Logger): ConvertPool {
   let closed = false;
 
   const spawn = (index: number): void => {
-    const worker = startTsWorker(new URL('./convert-worker.ts', import.meta.url));
+    const worker = startTsWorker(moduleUrl('./convert-worker.ts', import.meta.url), {
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (message: ConvertResponse | { ready: true }) => {
       if (!('id' in message)) return;

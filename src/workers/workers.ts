@@ -3,14 +3,16 @@ import type { Container } from '../container.js';
 import type { Logger } from '../logger.js';
 import { isEngineRequest, serveEngine, type EngineServer } from '../engine/remote-engine.js';
 import { isRelayedEvent } from '../pubsub/thread-pubsub.js';
+import { moduleUrl } from '../runtime/module-url.js';
 import type { JobData, JobMessage } from './job-thread.js';
+import { pendingWork } from './pending-work.js';
 
 /** Every Bree job runs through this shim (Node 20 cannot start a .ts worker by itself). */
 const SHIM = new URL('../runtime/ts-worker.mjs', import.meta.url).pathname;
-const job = (file: string) => new URL(`./jobs/${file}`, import.meta.url).href;
+const job = (file: string) => moduleUrl(`./jobs/${file}`, import.meta.url).href;
 
 export interface Workers {
-  /** Resolves once every job thread has booted (module loading takes seconds per thread). */
+  /** Resolves once the first look at the database is done and the threads it started have booted. */
   ready: Promise<void>;
   /** Jobs currently running. */
   running(): string[];
@@ -18,17 +20,35 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
+type JobKind = 'batch' | 'crawl' | 'webhook' | 'maintenance';
+
 interface JobSpec {
   name: string;
   file: string;
+  kind: JobKind;
 }
+
+/** How often the supervisor looks at the database for work (work queued here wakes it at once). */
+const POLL_MS = 1000;
+/** Maintenance comes up at least this often, to delete what outlived RETENTION_DAYS. */
+const PURGE_EVERY_MS = 3_600_000;
+/** ...the first time this long after the process starts (a boot has enough to do). */
+const FIRST_PURGE_AFTER_MS = 300_000;
+/** A job thread that ends without being asked to is started again after this pause. */
+const RESTART_PAUSE_MS = 1000;
 
 /**
  * Runs the background jobs as Bree worker threads, each with its own database pool: batch
- * runners, the webhook deliverer and maintenance (reaper, retention). Each is a loop that
- * boots once (a thread's boot costs seconds of module loading) and is restarted if it
- * crashes. Their state lives in Postgres, so any number of processes on any number of
- * machines can run them against one database.
+ * runners, crawl runners, the webhook deliverer and maintenance (reaper, retention). Their state
+ * lives in Postgres, so any number of processes on any number of machines can run them against
+ * one database.
+ *
+ * A thread costs ~100 MB of memory (its own module graph and heap) and seconds of CPU to boot,
+ * so threads run only while there is work for them: once a second (and at once when this
+ * process's API queues a batch or a crawl) the supervisor asks the database which kinds of work
+ * are pending (`pendingWork`), starts the threads of those kinds, and stops a kind's threads
+ * gracefully after `WORKER_IDLE_STOP_MS` without any. `WORKER_IDLE_STOP_MS=0` keeps every thread
+ * running. A thread that ends without being asked to is restarted while its kind has work.
  */
 export async function startWorkers(container: Container): Promise<Workers> {
   const { config, logger, db } = container;
@@ -41,18 +61,18 @@ export async function startWorkers(container: Container): Promise<Workers> {
     ...Array.from({ length: config.workers.threads }, (_, i) => ({
       name: `batch-runner-${i + 1}`,
       file: 'batch-runner.job.ts',
+      kind: 'batch' as const,
     })),
     ...Array.from({ length: config.crawls.threads }, (_, i) => ({
       name: `crawl-runner-${i + 1}`,
       file: 'crawl-runner.job.ts',
+      kind: 'crawl' as const,
     })),
-    { name: 'webhook-deliverer', file: 'webhook-deliverer.job.ts' },
-    { name: 'maintenance', file: 'maintenance.job.ts' },
+    { name: 'webhook-deliverer', file: 'webhook-deliverer.job.ts', kind: 'webhook' },
+    { name: 'maintenance', file: 'maintenance.job.ts', kind: 'maintenance' },
   ];
-  let stopping = false;
-  const booted = new Set<string>();
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const idleStopMs = config.workers.idleStopMs;
+  let closed = false;
   // Job threads render pages with this thread's browser engine: one Chromium per process.
   const engineServers = new Map<string, EngineServer>();
   const engineServer = (name: string): EngineServer => {
@@ -63,6 +83,20 @@ export async function startWorkers(container: Container): Promise<Workers> {
     }
     return server;
   };
+  // When each kind last had work (-Infinity: never); a kind is wanted until idleStopMs after that.
+  const lastWork: Record<JobKind, number> = {
+    batch: -Infinity,
+    crawl: -Infinity,
+    webhook: -Infinity,
+    maintenance: -Infinity,
+  };
+  let lastMaintenanceStart = Date.now() - PURGE_EVERY_MS + FIRST_PURGE_AFTER_MS;
+  const wanted = (kind: JobKind) => idleStopMs === 0 || Date.now() - lastWork[kind] < idleStopMs;
+  /** Threads asked to stop for want of work; their exit is not a crash. */
+  const stopping = new Set<string>();
+  const restarts = new Map<string, NodeJS.Timeout>();
+  /** Resolves a started thread's boot promise when it says it is ready (or exits first). */
+  const booting = new Map<string, () => void>();
   const bree = new Bree({
     root: false,
     logger: breeLogger(logger),
@@ -70,7 +104,6 @@ export async function startWorkers(container: Container): Promise<Workers> {
     jobs: specs.map((spec) => ({
       name: spec.name,
       path: SHIM,
-      timeout: 0,
       worker: { workerData: { entry: job(spec.file), data } },
     })),
     workerMessageHandler: ({ name, message }: { name: string; message: unknown }) => {
@@ -81,33 +114,109 @@ export async function startWorkers(container: Container): Promise<Workers> {
           .publish(message.event)
           .catch((err: unknown) => logger.warn({ err }, 'relaying an event failed'));
       } else if ((message as JobMessage | null)?.type === 'ready') {
-        booted.add(name);
-        if (booted.size === specs.length) markReady();
+        booting.get(name)?.();
       }
     },
     // Threads end with code 1 when Bree terminates them after a cancel: only unexpected exits are errors.
     errorHandler: (err: unknown, meta: { name?: string }) => {
-      if (!stopping) logger.error({ err, job: meta?.name }, 'worker job error');
+      if (!closed && !stopping.has(meta?.name ?? '')) logger.error({ err, job: meta?.name }, 'worker job error');
     },
   });
-  // Long-running loops come back after a crash (with a pause, so a crash loop stays cheap).
+
+  const start = (spec: JobSpec): Promise<void> => {
+    const booted = new Promise<void>((resolve) => booting.set(spec.name, resolve));
+    if (spec.kind === 'maintenance') lastMaintenanceStart = Date.now();
+    void bree.run(spec.name).catch((err: unknown) => {
+      logger.error({ err, job: spec.name }, 'starting a job thread failed');
+      booting.get(spec.name)?.();
+    });
+    logger.info({ job: spec.name }, 'job thread started');
+    return booted;
+  };
+  const stopIdle = (spec: JobSpec) => {
+    stopping.add(spec.name);
+    logger.info({ job: spec.name, idle_ms: idleStopMs }, 'job thread stopping: no work');
+    bree
+      .stop(spec.name)
+      .catch((err: unknown) => logger.warn({ err, job: spec.name }, 'stopping a job thread failed'))
+      .finally(() => stopping.delete(spec.name));
+  };
+
   bree.on('worker deleted', (name: string) => {
+    booting.get(name)?.();
+    booting.delete(name);
     engineServers.get(name)?.abortAll();
     engineServers.delete(name);
     const spec = specs.find((s) => s.name === name);
-    if (stopping || !spec) return;
+    if (closed || !spec || stopping.has(name)) return;
+    if (!wanted(spec.kind)) return;
+    // A loop that ended by itself crashed: it comes back (with a pause, so a crash loop stays cheap).
     logger.warn({ job: name }, 'worker job exited; restarting in 1 s');
-    setTimeout(() => {
-      if (!stopping) void bree.run(name);
-    }, 1000).unref();
+    restarts.set(
+      name,
+      setTimeout(() => {
+        restarts.delete(name);
+        if (!closed && wanted(spec.kind) && !bree.workers.has(name)) void start(spec);
+      }, RESTART_PAUSE_MS),
+    );
   });
-  await bree.start();
-  void ready.then(() => logger.info({ jobs: specs.map((s) => s.name) }, 'workers ready'));
+
+  /** Starts the threads of the kinds that have work, stops those idle for idleStopMs. */
+  const reconcile = async (): Promise<Promise<void>[]> => {
+    if (idleStopMs > 0) {
+      const now = Date.now();
+      const pending = await pendingWork(db.orm, idleStopMs);
+      for (const kind of ['batch', 'crawl', 'webhook'] as const) if (pending[kind]) lastWork[kind] = now;
+      // The reaper must run wherever leases of batch items or webhook deliveries can expire.
+      if (pending.batch || pending.webhook || now - lastMaintenanceStart >= PURGE_EVERY_MS) lastWork.maintenance = now;
+    }
+    const booted: Promise<void>[] = [];
+    for (const spec of specs) {
+      const running = bree.workers.has(spec.name);
+      if (wanted(spec.kind)) {
+        if (!running && !restarts.has(spec.name) && !closed) booted.push(start(spec));
+      } else if (running && !stopping.has(spec.name)) {
+        stopIdle(spec);
+      }
+    }
+    return booted;
+  };
+
+  let rounds: Promise<unknown> = Promise.resolve();
+  let queued = false;
+  /** One reconcile at a time; calls while one runs fold into one more after it. */
+  const poke = (): Promise<Promise<void>[]> => {
+    if (queued) return rounds.then(() => []);
+    queued = true;
+    const round = rounds.then(async () => {
+      queued = false;
+      if (closed) return [];
+      try {
+        return await reconcile();
+      } catch (err) {
+        logger.warn({ err }, 'looking for background work failed; trying again');
+        return [];
+      }
+    });
+    rounds = round;
+    return round;
+  };
+
+  const ready = poke().then(async (booted) => {
+    await Promise.all(booted);
+  });
+  const timer = idleStopMs > 0 ? setInterval(() => void poke(), POLL_MS) : null;
+  const unlisten = container.work.listen(() => void poke());
+  void ready.then(() => logger.info({ jobs: [...bree.workers.keys()] }, 'workers ready'));
   return {
     ready,
     running: () => [...bree.workers.keys()],
     async stop() {
-      stopping = true;
+      closed = true;
+      if (timer) clearInterval(timer);
+      unlisten();
+      for (const restart of restarts.values()) clearTimeout(restart);
+      await rounds.catch(() => undefined);
       const grace = new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref());
       await Promise.race([bree.stop(), grace]);
       for (const worker of bree.workers.values()) await worker.terminate();

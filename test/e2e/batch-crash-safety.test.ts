@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
-import { testConfig, tempDir } from '../support/config.js';
+import { testConfig, tempDir, allowLocalPorts } from '../support/config.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { spawnService, type SpawnedService } from '../support/spawn-service.js';
@@ -59,11 +59,7 @@ function workerEnv(databaseUrl: string): Record<string, string> {
 function apiConfig(databaseUrl: string): AppConfig {
   return testConfig({
     database: { url: databaseUrl },
-    outbound: {
-      allowPrivate: false,
-      denyDomains: [],
-      allowAddresses: [`127.0.0.1:${site.port}`, `127.0.0.1:${hooks.port}`],
-    },
+    outbound: allowLocalPorts(site.port, hooks.port),
     webhooks: { retryScale: 0.001, timeoutMs: 5000, allowHttp: true },
   });
 }

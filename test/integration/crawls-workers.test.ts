@@ -3,6 +3,7 @@ import { browserProcessIds } from '../../engines/playwright/process-tree.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { allowLocalPorts } from '../support/config.js';
 
 // Crawls run by the crawl-runner job on a Bree worker thread, as in `npm start`: the
 // crawl.completed webhook, and a crawl whose pages need a browser.
@@ -29,11 +30,7 @@ beforeAll(async () => {
   app = await startTestApp({
     workers: true,
     config: {
-      outbound: {
-        allowPrivate: false,
-        denyDomains: [],
-        allowAddresses: [`127.0.0.1:${site.port}`, `127.0.0.1:${hooks.port}`],
-      },
+      outbound: allowLocalPorts(site.port, hooks.port),
       workers: { threads: 1, concurrency: 4, hostConcurrency: 4, leaseMs: 5000, maxAttempts: 2, retryBaseMs: 100 },
       webhooks: { retryScale: 0.001, timeoutMs: 2000, allowHttp: true },
       browser: { poolSize: 2 },

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { trickle } from '../support/fixture-server.js';
+import { allowLocalPorts } from '../support/config.js';
 import {
   billionLaughsXml,
   calendarTrap,
@@ -138,11 +139,7 @@ beforeAll(async () => {
   buildShyAndSlowSites();
   app = await startTestApp({
     config: {
-      outbound: {
-        allowPrivate: false,
-        denyDomains: [],
-        allowAddresses: [site, bad, shy, slow].map((s) => `${IP}:${s.port}`).concat(`${IP}:${closedPort}`),
-      },
+      outbound: allowLocalPorts(...[site, bad, shy, slow].map((s) => s.port), closedPort),
       map: { timeBudgetMs: 8000, maxPages: 25, maxUrls: 100_000 },
     },
   });

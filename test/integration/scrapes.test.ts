@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { html, redirect, respond, startFixtureServer, trickle, type FixtureServer } from '../support/fixture-server.js';
+import { allowLocalPorts } from '../support/config.js';
 
 let app: TestApp;
 let site: FixtureServer;
@@ -40,11 +41,7 @@ beforeAll(async () => {
   });
   app = await startTestApp({
     config: {
-      outbound: {
-        allowPrivate: false,
-        denyDomains: ['denied.example'],
-        allowAddresses: [`127.0.0.1:${site.port}`, `127.0.0.1:${closedPort}`],
-      },
+      outbound: { ...allowLocalPorts(site.port, closedPort), denyDomains: ['denied.example'] },
       scrape: { timeoutMs: 2000, maxResponseBytes: 8 * 1024 * 1024 },
     },
   });

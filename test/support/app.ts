@@ -14,6 +14,8 @@ export interface TestApp {
   key: string;
   teamId: string;
   config: AppConfig;
+  /** The job supervisor when started with `workers: true`. */
+  workers: Workers | null;
   /** fetch against the app with the default key unless headers say otherwise. */
   request(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
   /** A second team with its own key, to prove isolation. */
@@ -66,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     key: created.secret,
     teamId: created.key.teamId,
     config,
+    workers,
     request,
     async otherTeam() {
       const team = await container.services.apiKeys.createTeam('other');

@@ -13,7 +13,20 @@ export function testConfig(overrides: DeepPartial<AppConfig> = {}): AppConfig {
   merged.logLevel = overrides.logLevel ?? 'silent';
   if (overrides.server?.port === undefined) merged.server.port = 0;
   if (overrides.server?.host === undefined) merged.server.host = '127.0.0.1';
+  // Job threads boot with the app (in startTestApp's budget) and stay up, so a test's own
+  // timeout does not also pay for a thread's boot on a loaded machine. Starting and stopping
+  // them on demand (the service's default) is tested by workers-on-demand.test.ts and by the
+  // e2e tests, which run the service with its defaults.
+  if (overrides.workers?.idleStopMs === undefined) merged.workers.idleStopMs = 0;
   return merged;
+}
+
+/**
+ * The outbound policy of a test app: private addresses refused, as in production, except these
+ * ports on 127.0.0.1 (the test's fixture sites and webhook receivers).
+ */
+export function allowLocalPorts(...ports: number[]): AppConfig['outbound'] {
+  return { allowPrivate: false, denyDomains: [], allowAddresses: ports.map((port) => `127.0.0.1:${port}`) };
 }
 
 export function tempDir(prefix: string): string {

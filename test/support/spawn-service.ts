@@ -15,7 +15,7 @@ export interface SpawnedService {
 }
 
 /**
- * Runs `node --import tsx src/main.ts` (what `npm start` runs) with the given environment and
+ * Runs `node src/runtime/start.mjs` (what `npm start` runs: the compiled build) with the given environment and
  * waits for its ready log line: `listening` (API), or `workers ready` for `--role worker`.
  */
 export async function spawnService(
@@ -24,7 +24,7 @@ export async function spawnService(
   timeoutMs = 120_000,
   readyMessage = 'listening',
 ): Promise<SpawnedService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, ['src/runtime/start.mjs', ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, SETTINGS } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { SETTINGS } from '../../src/settings.js';
 
 describe('loadConfig', () => {
   it('gives the documented defaults with an empty environment', () => {

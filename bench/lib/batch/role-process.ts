@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SETTINGS } from '../../../src/config.js';
+import { SETTINGS } from '../../../src/settings.js';
 import { REPO_ROOT } from '../paths.js';
 import { freePort } from '../service-process.js';
 
@@ -34,7 +34,7 @@ export interface RoleProcess {
 }
 
 /**
- * Starts `node --import tsx src/main.ts --role <role>` on a server database, the way the README's
+ * Starts `node src/runtime/start.mjs --role <role>` on a server database, the way the README's
  * "Running in production" splits a deployment, and waits for the process to say it is ready:
  * `listening` for the API, `workers ready` (every job thread booted) for a worker. The benchmark's
  * `startService` cannot pass `--role`, hence this launcher; the environment is cleaned the same
@@ -61,7 +61,7 @@ export async function startRoleProcess(options: RoleProcessOptions): Promise<Rol
     ...options.env,
   });
   const flags = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'src/main.ts', '--role', options.role], {
+  const child = spawn(process.execPath, [...flags, 'src/runtime/start.mjs', '--role', options.role], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,15 +6,22 @@
 // Plain JavaScript on purpose: the thread needs no TypeScript loader (tsx costs memory and
 // boot time in every thread that registers it). Contract: workerData is a HostOptions
 // (embedded-database.ts); messages out are HostMessage.
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const options = workerData;
 const port = parentPort;
-// 32 MB of shared buffers (PGlite's default is 128 MB): plenty for one machine's service,
-// and ~110 MB less resident memory.
-const settings = { postgresqlconf: ['shared_buffers = 32MB'] };
+// 16 MB of shared buffers (PGlite's default is 128 MB): plenty for one machine's service (the
+// files stay in the OS page cache), and ~130 MB less resident memory.
+const settings = { postgresqlconf: ['shared_buffers = 16MB'] };
+// PGlite is the process's only WebAssembly. V8 compiles it twice by default (baseline code at
+// once, optimised code for hot functions later, both kept): baseline only saves ~70 MB of
+// resident memory, and measured on inserts and point queries it is as fast (2.5-2.8 s against
+// 2.9-3.1 s for 3,000 of each), because the time goes to the protocol, not to the WASM code.
+// The flag is process-wide and must be set before the module is compiled, hence here.
+v8.setFlagsFromString('--liftoff-only');
 
 try {
   const db = await PGlite.create(options.dataDir, settings);

@@ -12,6 +12,7 @@ import { MetadataSchema } from '../shared/metadata.schema.js';
 import { validateWebhookUrl } from '../webhooks/webhook-url.js';
 import { BatchItem } from './batch-item.entity.js';
 import { batchProgressEvent } from './batch-progress.js';
+import type { WorkSignal } from '../work-signal.js';
 import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
 import { Batch } from './batch.entity.js';
 
@@ -21,6 +22,8 @@ export interface BatchServiceDeps {
   guard: OutboundGuard;
   pubsub: PubSub;
   allowHttpWebhooks: boolean;
+  /** Wakes this process's job supervisor when a batch is queued. */
+  work?: WorkSignal;
 }
 
 export interface ItemsPage {
@@ -81,6 +84,7 @@ export class BatchService {
         em.getTransactionContext(),
       );
     });
+    this.deps.work?.notify();
     await this.publishProgress(batch);
     return batch;
   }

@@ -13,6 +13,7 @@ import { CrawlRecords } from './crawl-records.js';
 import { CrawlRunner } from './crawl-runner.js';
 import { CrawlService } from './crawl.service.js';
 import type { SnapshotExecutor } from './snapshot-executor.js';
+import type { WorkSignal } from '../work-signal.js';
 
 export interface CrawlWiring {
   orm: Orm;
@@ -27,6 +28,8 @@ export interface CrawlWiring {
   pubsub: PubSub;
   logger: Logger;
   settings: Pick<AppConfig, 'crawls' | 'workers' | 'webhooks'>;
+  /** Wakes this process's job supervisor when a crawl is queued. */
+  work?: WorkSignal;
 }
 
 /**
@@ -45,6 +48,7 @@ export function createCrawlServices(wiring: CrawlWiring): { service: CrawlServic
     guard: wiring.guard,
     pubsub: wiring.pubsub,
     allowHttpWebhooks: settings.webhooks.allowHttp,
+    work: wiring.work,
     policy: {
       maxPages: crawls.maxPages,
       defaultTimeoutSeconds: crawls.defaultTimeoutSeconds,

@@ -9,6 +9,7 @@ import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
 import type { Actor } from '../auth/actor.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import { validateWebhookUrl } from '../webhooks/webhook-url.js';
+import type { WorkSignal } from '../work-signal.js';
 import { CrawlPagesReader, type CrawlPagesPage } from './crawl-pages.js';
 import { progressEvent } from './crawl-progress.js';
 import { Crawl } from './crawl.entity.js';
@@ -29,6 +30,8 @@ export interface CrawlServiceDeps {
   pubsub: PubSub;
   allowHttpWebhooks: boolean;
   policy: CrawlPolicy;
+  /** Wakes this process's job supervisor when a crawl is queued. */
+  work?: WorkSignal;
 }
 
 /** One URL's verdict in a filter preview. */
@@ -102,6 +105,7 @@ export class CrawlService {
         em.getTransactionContext(),
       );
     });
+    this.deps.work?.notify();
     await this.deps.pubsub.publish(progressEvent(crawl, { ...crawl, status: crawl.status }));
     return crawl;
   }

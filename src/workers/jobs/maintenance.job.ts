@@ -1,5 +1,6 @@
 // Returns work of dead workers to the queues (expired leases) every few seconds, and deletes
-// what outlived RETENTION_DAYS every hour, until asked to stop.
+// what outlived RETENTION_DAYS when it starts and every hour after, until asked to stop. The
+// supervisor runs it while batch items or webhook deliveries are pending, and at least hourly.
 import { openDatabase } from '../../db/database.js';
 import { BatchQueue } from '../../domain/batches/batch-queue.js';
 import { RetentionService } from '../../domain/maintenance/retention.service.js';
@@ -29,7 +30,7 @@ await runJob('maintenance', async (ctx) => {
   });
   const retention = new RetentionService({ orm: db.orm, content, retentionDays: config.retentionDays, logger });
   const reapEveryMs = Math.max(1000, Math.min(10_000, config.workers.leaseMs / 3));
-  let nextPurge = Date.now() + 60_000;
+  let nextPurge = Date.now();
   ctx.ready();
   while (!ctx.signal.aborted) {
     try {

@@ -50,7 +50,7 @@ describe('collectSitemapUrls at 100,000 URLs', () => {
         errors: 0,
         lastUrl: site.url(`/catalog/category-${99_999 % 97}/product-99999`),
       });
-      expect(m.ms).toBeLessThan(15_000);
+      // Time is reported above, not asserted: timings belong to bench/ (bench/map.bench.ts).
       expect((m.peakRssMiB as number) - (m.baselineRssMiB as number)).toBeLessThan(400);
     },
     60_000,
