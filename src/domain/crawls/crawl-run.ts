@@ -58,6 +58,8 @@ export class CrawlRun implements CrawlWork {
   private counters: CrawlCounters;
   private ended = false;
   private frontierDry = false;
+  /** URLs ended in this run: a claim that answers short is only final if none ended meanwhile. */
+  private endedCount = 0;
   private wake: () => void = () => undefined;
   private handlerDeps!: PageHandlerDeps;
 
@@ -173,8 +175,11 @@ export class CrawlRun implements CrawlWork {
       this.crawl.maxPages - this.counters.pagesCount - this.rows.size,
     );
     if (room <= 0 || this.frontierDry) return;
+    const endedBefore = this.endedCount;
     const claimed = await this.deps.leases.claimTargets(this.owner, this.crawl.id, room);
-    if (claimed.length < room) this.frontierDry = true;
+    // A URL that ended while the claim was answering may have opened the next depth after the
+    // claim read the frontier: then a short answer says nothing, and the loop claims again.
+    if (claimed.length < room && endedBefore === this.endedCount) this.frontierDry = true;
     for (const row of claimed) {
       this.rows.set(row.id, row);
       void this.admit(row);
@@ -219,6 +224,7 @@ export class CrawlRun implements CrawlWork {
   private settle(row: FrontierRow, counters: CrawlCounters | null): void {
     this.rows.delete(row.id);
     this.hosts.release(row);
+    this.endedCount++;
     if (counters === null) {
       this.end();
     } else {
