@@ -89,7 +89,10 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     if (!options.pubsub) closers.unshift(() => pubsub.close()); // an injected pubsub belongs to the caller
     const urls = createPublicUrls(config);
     const secret = await signingSecret(db.orm, config.signingSecret);
-    const blobs = await createBlobStore(config, { dataDir: config.dataDir, secret, baseUrl: () => urls.base() });
+    const blobs = await createBlobStore(config, {
+      ...{ dataDir: config.dataDir, secret, baseUrl: () => urls.base() },
+      databaseFlushes: db.flushesCommits,
+    });
     await blobs.init();
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
     // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;

@@ -10,6 +10,11 @@ export interface Database {
   connection: string | PgTarget;
   /** Names of migrations applied by this start. */
   migrated: string[];
+  /**
+   * Whether commits are flushed to disk (the server's `fsync` setting): a server normally does;
+   * the embedded PGlite does not (a crash of the process loses nothing, a power loss may).
+   */
+  flushesCommits: boolean;
   /** Resolves when a trivial query succeeds; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -48,11 +53,13 @@ export async function openDatabase(config: AppConfig, options: OpenDatabaseOptio
     throw err;
   }
   const migrated = options.migrate === false ? [] : await migrate(orm, connection);
+  const [fsync] = await orm.em.getConnection().execute<{ fsync: string }[]>('show fsync');
   return {
     orm,
     kind: typeof connection === 'string' ? 'server' : 'embedded',
     connection,
     migrated,
+    flushesCommits: fsync?.fsync !== 'off',
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {

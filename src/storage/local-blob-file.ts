@@ -33,13 +33,13 @@ export interface OpenBlobFile extends BlobFileInfo {
 
 /**
  * Writes `body` with its header to a new file at `path` (which must not exist), flushed to
- * disk. Fails with `payload_too_large` as soon as more than `maxBytes` arrive; the caller
- * removes the partial file.
+ * disk unless `flush` is false. Fails with `payload_too_large` as soon as more than `maxBytes`
+ * arrive; the caller removes the partial file.
  */
 export async function writeBlobFile(
   path: string,
   body: Buffer | string | Readable,
-  options: { contentType: string; maxBytes?: number },
+  options: { contentType: string; maxBytes?: number; flush?: boolean },
 ): Promise<BlobFileInfo> {
   const type = Buffer.from(options.contentType, 'ascii');
   const header = Buffer.alloc(FIXED_LENGTH + type.length);
@@ -49,27 +49,47 @@ export async function writeBlobFile(
 
   const handle = await open(path, 'wx', 0o600);
   try {
-    const hash = createHash('md5');
-    let size = 0;
-    await handle.write(header, 0, header.length, 0);
-    const append = async (chunk: Buffer): Promise<void> => {
-      size += chunk.length;
+    let digest: Buffer;
+    let size: number;
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      // In memory already: hashed first, so header and bytes go out in one write.
+      const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+      size = bytes.length;
       if (options.maxBytes !== undefined && size > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-      hash.update(chunk);
-      await handle.write(chunk, 0, chunk.length, header.length + size - chunk.length);
-    };
-    if (typeof body === 'string') await append(Buffer.from(body, 'utf8'));
-    else if (Buffer.isBuffer(body)) await append(body);
-    else
-      for await (const chunk of body) await append(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    const digest = hash.digest();
-    await handle.write(digest, 0, digest.length, MD5_OFFSET);
-    // Flushed before the rename publishes it, so a crash cannot leave a renamed, empty file.
-    await handle.datasync();
-    const stat = await handle.stat();
-    return { contentType: options.contentType, etag: digest.toString('hex'), size, lastModified: stat.mtime };
+      digest = createHash('md5').update(bytes).digest();
+      digest.copy(header, MD5_OFFSET);
+      await writeAll(handle, [header, bytes]);
+    } else {
+      const hash = createHash('md5');
+      size = 0;
+      await handle.write(header, 0, header.length, 0);
+      for await (const chunk of body) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        size += bytes.length;
+        if (options.maxBytes !== undefined && size > options.maxBytes) throw payloadTooLarge(options.maxBytes);
+        hash.update(bytes);
+        await handle.write(bytes, 0, bytes.length, header.length + size - bytes.length);
+      }
+      digest = hash.digest();
+      await handle.write(digest, 0, digest.length, MD5_OFFSET);
+    }
+    // Flushed before the rename publishes it, so a power loss cannot leave a renamed, empty file.
+    if (options.flush !== false) await handle.datasync();
+    return { contentType: options.contentType, etag: digest.toString('hex'), size, lastModified: new Date() };
   } finally {
     await handle.close();
+  }
+}
+
+/** Writes `buffers` from the start of the file, whatever the kernel takes per call. */
+async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
+  const pending = buffers.filter((b) => b.length > 0);
+  let position = 0;
+  while (pending.length > 0) {
+    let { bytesWritten } = await handle.writev(pending, position);
+    position += bytesWritten;
+    while (pending.length > 0 && bytesWritten >= pending[0]!.length) bytesWritten -= pending.shift()!.length;
+    if (bytesWritten > 0) pending[0] = pending[0]!.subarray(bytesWritten);
   }
 }
 

@@ -23,6 +23,13 @@ export interface LocalBlobStoreOptions {
   secret: string;
   /** Public base URL of the service; a function because the port is known only after listen. */
   baseUrl: () => string;
+  /**
+   * Flush each object to disk before publishing it (default true). The service flushes when its
+   * database flushes its commits (create-blob-store.ts): an object needs to outlive a power
+   * loss only if the row pointing to it does. Without flushing, a crash of the process still
+   * loses nothing (the OS has the bytes); a power loss may.
+   */
+  flush?: boolean;
   now?: Clock;
 }
 
@@ -93,7 +100,7 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
       await ensureDirs();
       const temp = path.join(stagingDir, `${randomUUID()}.tmp`);
       try {
-        const written = await writeBlobFile(temp, body, { contentType, maxBytes });
+        const written = await writeBlobFile(temp, body, { contentType, maxBytes, flush: options.flush });
         await publish(temp, target, key);
         return { key, ...written };
       } catch (err) {

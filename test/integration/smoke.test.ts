@@ -79,4 +79,10 @@ describe.each(['postgres', 'pglite'] as const)('smoke on %s', (database) => {
       database: database === 'pglite' ? 'embedded' : 'server',
     });
   });
+
+  it('flushes objects to disk exactly when the database flushes its commits', () => {
+    // PGlite runs with fsync off; the test server with Postgres's default (on). Local objects
+    // follow the database: flushing them would not make a row's content outlive the row.
+    expect(app.container.db.flushesCommits).toBe(database !== 'pglite');
+  });
 });

@@ -22,7 +22,10 @@ await runJob('maintenance', async (ctx) => {
   });
   ctx.onClose(() => db.close());
   const secret = await signingSecret(db.orm, config.signingSecret);
-  const blobs = await createBlobStore(config, { dataDir: config.dataDir, secret, baseUrl: () => '' });
+  const blobs = await createBlobStore(config, {
+    ...{ dataDir: config.dataDir, secret, baseUrl: () => '' },
+    databaseFlushes: db.flushesCommits,
+  });
   const queue = new BatchQueue(db.orm, config.workers, new WebhookOutbox());
   const content = new PageContentStore(blobs, {
     hostedUrlTtlSeconds: config.scrape.hostedUrlTtlSeconds,

@@ -24,7 +24,10 @@ afterAll(async () => {
 
 describe('createBlobStore', () => {
   it('keeps objects in DATA_DIR/objects when no S3 is configured', async () => {
-    const store = await createBlobStore({ s3: null }, { dataDir, secret: SECRET, baseUrl: () => 'http://127.0.0.1:1' });
+    const store = await createBlobStore(
+      { s3: null },
+      { dataDir, secret: SECRET, baseUrl: () => 'http://127.0.0.1:1', databaseFlushes: true },
+    );
     expect(store.kind).toBe('local');
     await store.init();
     await store.put('k/v.txt', 'v', { contentType: 'text/plain' });
@@ -33,7 +36,10 @@ describe('createBlobStore', () => {
 
   it('uses the configured S3 server, creating the bucket', async () => {
     const s3Config = { ...s3.credentials, bucket: 'factory-bucket', region: s3.region };
-    const store = await createBlobStore({ s3: s3Config }, { dataDir, secret: SECRET, baseUrl: () => 'http://unused' });
+    const store = await createBlobStore(
+      { s3: s3Config },
+      { dataDir, secret: SECRET, baseUrl: () => 'http://unused', databaseFlushes: true },
+    );
     expect(store.kind).toBe('s3');
     await store.init();
     await store.put('k/v.txt', 'v', { contentType: 'text/plain' });
