@@ -41,13 +41,35 @@ export function createHopClient(agents: GuardedAgents, connectTimeoutMs: number)
   });
 }
 
-/** Sends one GET and reads the body, aborting as soon as it grows past `maxBytes`. */
+/** Attempts of one hop whose kept-alive connection turned out to be closed by the server. */
+const STALE_SOCKET_ATTEMPTS = 3;
+
+/**
+ * Sends one GET and reads the body, aborting as soon as it grows past `maxBytes`. A kept-alive
+ * connection the server closed while it sat idle (its keep-alive timeout raced our reuse) fails
+ * with ECONNRESET or EPIPE before any response: the GET is sent again, as browsers do, on
+ * another connection. A fresh connection failing that way is the server's answer and is final.
+ */
 export async function fetchHop(client: GotScraping, url: URL, options: HopOptions): Promise<HopResponse> {
-  const stream = client.stream(url, {
-    headers: options.headers,
-    signal: options.signal,
-    ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
-  });
+  for (let attempt = 1; ; attempt++) {
+    const stream = client.stream(url, {
+      headers: options.headers,
+      signal: options.signal,
+      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+    });
+    let answered = false;
+    stream.once('response', () => (answered = true));
+    try {
+      return await readHop(stream, url, options);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const stale = stream.reusedSocket === true && !answered && (code === 'ECONNRESET' || code === 'EPIPE');
+      if (!stale || attempt >= STALE_SOCKET_ATTEMPTS || options.signal.aborted) throw err;
+    }
+  }
+}
+
+async function readHop(stream: ReturnType<GotScraping['stream']>, url: URL, options: HopOptions): Promise<HopResponse> {
   try {
     const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
       stream.once('response', resolve);

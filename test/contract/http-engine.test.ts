@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { Server as ProxyServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,5 +138,34 @@ describe('http engine specifics', () => {
     const engine = make();
     const err = await get(engine, site.url('/'), { proxy: 'socks5://127.0.0.1:1080' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineFallbackError);
+  });
+
+  it('sends the GET again when a kept-alive connection was closed as it was reused, not when a fresh one was', async () => {
+    // A server that drops the second request of every connection without answering: what a
+    // client sees when the server's keep-alive timeout fires just as the connection is reused.
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      const socket = req.socket as net.Socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      seen.push(`${req.url} #${socket.served}`);
+      if (socket.served > 1 || req.url === '/always-dropped') return void socket.destroy();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>page ${req.url}</p>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    try {
+      const engine = make();
+      expect((await get(engine, `${origin}/a`)).text).toContain('page /a');
+      expect((await get(engine, `${origin}/b`)).text).toContain('page /b');
+      expect(seen).toEqual(['/a #1', '/b #2', '/b #1']);
+      const err = await expectFailure(get(engine, `${origin}/always-dropped`));
+      expect(err).toMatchObject({ status: 502, code: 'upstream_error' });
+      expect(err.detail).toMatch(/closed the connection \(ECONNRESET\)/);
+      // Sent on the connection /b left open (dropped, so sent again), then on a fresh one: final.
+      expect(seen.filter((s) => s.startsWith('/always-dropped'))).toEqual(['/always-dropped #2', '/always-dropped #1']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

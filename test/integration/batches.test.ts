@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { allowLocalPorts } from '../support/config.js';
 
 let app: TestApp;
 let site: FixtureServer;
@@ -10,9 +11,11 @@ let hooks: WebhookReceiver;
 let flaky = 0;
 
 beforeAll(async () => {
+  // Every answer closes its connection: /flaky's dropped connections must be fresh ones, which
+  // the engine reports as failures (a dropped kept-alive connection it would just retry).
   site = await startFixtureServer({
     '/page/*': (req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
+      res.writeHead(200, { 'content-type': 'text/html', connection: 'close' });
       res.end(
         `<html><head><title>${req.url}</title></head><body><h1>Page ${req.url}</h1><a href="/page/next">next</a></body></html>`,
       );
@@ -20,7 +23,7 @@ beforeAll(async () => {
     '/flaky': (_req, res) => {
       // Drops the connection twice, then answers: a retryable failure that succeeds on retry.
       if (flaky++ < 2) res.socket?.destroy();
-      else html('<h1>finally</h1>')(_req, res, new URL('http://x/'));
+      else res.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<h1>finally</h1>');
     },
   });
   hooks = await startWebhookReceiver();
@@ -28,11 +31,7 @@ beforeAll(async () => {
     workers: true,
     config: {
       logLevel: (process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent',
-      outbound: {
-        allowPrivate: false,
-        denyDomains: [],
-        allowAddresses: [`127.0.0.1:${site.port}`, `127.0.0.1:${hooks.port}`],
-      },
+      outbound: allowLocalPorts(site.port, hooks.port),
       workers: { threads: 1, concurrency: 8, hostConcurrency: 8, leaseMs: 5000, maxAttempts: 3, retryBaseMs: 100 },
       webhooks: { retryScale: 0.001, timeoutMs: 2000, allowHttp: true },
     },
