@@ -210,13 +210,20 @@ describe('playwright engine under bad input and hostile pages', () => {
     await healthy();
     const pid = engine.stats().pid!;
     expect(alive(pid)).toBe(true);
-    const pending = fetchWith(engine, site.url('/reveal.html'), { actions: [{ type: 'wait', milliseconds: 2000 }] });
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Killed inside an action: the first one fires a request the site sees while the second one
+    // waits, so the kill lands in that wait however slowly the page loaded.
+    const pending = fetchWith(engine, site.url('/reveal.html'), {
+      actions: [
+        { type: 'execute_js', script: "void fetch('/in-action'); 'sent'" },
+        { type: 'wait', milliseconds: 5000 },
+      ],
+    });
+    while (site.hits('/in-action') === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     process.kill(pid, 'SIGKILL');
     const err = await pending.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineFallbackError);
     expect((err as EngineFallbackError).reason).toMatch(
-      /^the browser exited \(actions\[0\] \(wait 2000 ms\)\); it is restarted/,
+      /^the browser exited \(actions\[1\] \(wait 5000 ms\)\); it is restarted/,
     );
     const launches = engine.stats().launches;
     await healthy();
