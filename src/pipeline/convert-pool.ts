@@ -23,12 +23,13 @@ export interface ConvertPool {
 }
 
 /**
- * Young generation of a conversion thread. A page's DOM is garbage within milliseconds; with
- * V8's default (up to 48 MB for a thread) the resident size of a service under load swung by
- * 150-250 MB with the thread's heap, with 8 MB it stayed flat, and conversion CPU per page was
- * the same within the machine's noise (docs/benchmarks.md, "Memory").
+ * Young generation of a conversion thread: large enough that a page's DOM (several MB, garbage
+ * within ~10 ms) dies young instead of being promoted. With 8 or 16 MB a page took 13.4-14.5 ms
+ * to convert, with 48 MB (V8's own default here) 10.7-11.7 ms, the same as on the main thread;
+ * the price is up to ~40 MB more resident memory per thread under load (docs/benchmarks.md,
+ * "Memory"). Set explicitly so it does not depend on V8's sizing heuristics.
  */
-const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 48;
 
 interface Slot {
   worker: Worker;
