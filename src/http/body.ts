@@ -11,6 +11,14 @@ export async function readRawBody(c: Context<AppEnv>): Promise<string> {
   const cached = c.get('rawBody');
   if (cached !== undefined) return cached;
   const limit = c.get('bodyLimit') ?? Number.POSITIVE_INFINITY;
+  // A declared length was checked against the limit (body-limit.ts) and Node's parser reads
+  // exactly that many bytes: read it whole, which @hono/node-server does straight from the
+  // socket, without building the web Request and stream that `.body` needs (~0.3 ms a request).
+  if (c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined) {
+    const text = await c.req.raw.text();
+    c.set('rawBody', text);
+    return text;
+  }
   const stream = c.req.raw.body;
   const chunks: Uint8Array[] = [];
   let size = 0;
