@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { closeSync, openSync, writevSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -41,12 +42,7 @@ export async function writeBlobFile(
   body: Buffer | string | Readable,
   options: { contentType: string; maxBytes?: number; flush?: boolean },
 ): Promise<BlobFileInfo> {
-  const type = Buffer.from(options.contentType, 'ascii');
-  const header = Buffer.alloc(FIXED_LENGTH + type.length);
-  MAGIC.copy(header, 0);
-  header.writeUInt16BE(type.length, FIXED_LENGTH - 2);
-  type.copy(header, FIXED_LENGTH);
-
+  const header = headerFor(options.contentType);
   const handle = await open(path, 'wx', 0o600);
   try {
     let digest: Buffer;
@@ -79,6 +75,40 @@ export async function writeBlobFile(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * writeBlobFile for a small body already in memory that is not flushed, into an empty file
+ * that already exists (made ahead of time, so no inode is allocated here): open, writev and
+ * close on this thread take microseconds, where a thread-pool round trip for each took
+ * ~0.1-0.3 ms on a busy machine.
+ */
+export function writeSmallBlobFileSync(path: string, bytes: Buffer, contentType: string): BlobFileInfo {
+  const header = headerFor(contentType);
+  const digest = createHash('md5').update(bytes).digest();
+  digest.copy(header, MD5_OFFSET);
+  const fd = openSync(path, 'r+');
+  try {
+    const pending = [header, bytes].filter((b) => b.length > 0);
+    while (pending.length > 0) {
+      let written = writevSync(fd, pending);
+      while (pending.length > 0 && written >= pending[0]!.length) written -= pending.shift()!.length;
+      if (written > 0) pending[0] = pending[0]!.subarray(written);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { contentType, etag: digest.toString('hex'), size: bytes.length, lastModified: new Date() };
+}
+
+/** The header with the content type in place; the md5 is filled in by the writer. */
+function headerFor(contentType: string): Buffer {
+  const type = Buffer.from(contentType, 'ascii');
+  const header = Buffer.alloc(FIXED_LENGTH + type.length);
+  MAGIC.copy(header, 0);
+  header.writeUInt16BE(type.length, FIXED_LENGTH - 2);
+  type.copy(header, FIXED_LENGTH);
+  return header;
 }
 
 /** Writes `buffers` from the start of the file, whatever the kernel takes per call. */

@@ -13,7 +13,8 @@ beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'local-blobs-'));
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  // maxRetries: an unflushed store may still be topping up its staging reserve.
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function listFiles(root: string): Promise<string[]> {
@@ -93,6 +94,66 @@ describe('local blob store', () => {
     await utimes(stale, twoDaysAgo, twoDaysAgo);
     await open().init();
     expect(await readdir(path.join(dir, 'staging'))).toEqual(['fresh.tmp']);
+  });
+
+  describe('unflushed, with the staging reserve', () => {
+    const unflushed = () =>
+      createLocalBlobStore({ dir, secret: SECRET, baseUrl: () => 'http://127.0.0.1:1', flush: false });
+    const staging = () => readdir(path.join(dir, 'staging'));
+    const reserveReady = async (): Promise<void> => {
+      await expect.poll(async () => (await staging()).filter((n) => n.startsWith('reserve-')).length).toBe(32);
+    };
+
+    it('makes spare files and directories at start, and writes objects into them', async () => {
+      const store = unflushed();
+      await store.init();
+      await reserveReady();
+      const spares = new Set(await staging());
+      for (let i = 0; i < 12; i++) {
+        await store.put(`teams/t/pages/p${i}/content.md`, `# page ${i}`, { contentType: 'text/markdown' });
+      }
+      await store.put('teams/t/pages/p0/content.html', '<h1>page 0</h1>', { contentType: 'text/html' });
+      // The objects took spares (files and their page directories) instead of new ones...
+      const left = await staging();
+      expect(left.filter((n) => spares.has(n)).length).toBeLessThan(spares.size);
+      // ...and the reserve is topped up again in the background.
+      await reserveReady();
+      expect((await store.get('teams/t/pages/p7/content.md'))?.toString()).toBe('# page 7');
+      expect((await store.get('teams/t/pages/p0/content.html'))?.toString()).toBe('<h1>page 0</h1>');
+      expect(await readdir(path.join(dir, 'blobs', 'teams', 't', 'pages', 'p0'))).toEqual([
+        'content.html',
+        'content.md',
+      ]);
+      expect(await store.head('teams/t/pages/p3/content.md')).toMatchObject({ contentType: 'text/markdown', size: 8 });
+    });
+
+    it('writes anew when another process cleaned the spares away', async () => {
+      const store = unflushed();
+      await store.init();
+      await reserveReady();
+      for (const name of await staging()) await rm(path.join(dir, 'staging', name), { recursive: true });
+      await store.put('teams/t/pages/q/content.md', 'still stored', { contentType: 'text/markdown' });
+      expect((await store.get('teams/t/pages/q/content.md'))?.toString()).toBe('still stored');
+    });
+
+    it('still reports key conflicts and leaves no spare in an object directory', async () => {
+      const store = unflushed();
+      await store.init();
+      await reserveReady();
+      await store.put('a/b', 'object', { contentType: 'text/plain' });
+      await expect(store.put('a/b/c', 'below an object', { contentType: 'text/plain' })).rejects.toMatchObject({
+        code: 'blob_key_conflict',
+      });
+      expect(await listFiles(path.join(dir, 'blobs'))).toEqual([path.join('a', 'b')]);
+    });
+
+    it('writes large objects the usual way', async () => {
+      const store = unflushed();
+      await store.init();
+      const big = 'x'.repeat(300 * 1024);
+      await store.put('big/one', big, { contentType: 'text/plain' });
+      expect((await store.get('big/one'))?.length).toBe(big.length);
+    });
   });
 
   it('refuses to read a file that is not one of its objects', async () => {
