@@ -94,6 +94,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       databaseFlushes: db.flushesCommits,
     });
     await blobs.init();
+    closers.unshift(async () => blobs.close?.());
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
     // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;
     // pages the http engine fetched that need JavaScript are re-rendered by the browser.

@@ -17,6 +17,8 @@ export interface BlobStore {
   readonly kind: 'local' | 's3';
   /** Prepares the store (creates the directory or the bucket). Idempotent, safe to race. */
   init(): Promise<void>;
+  /** Releases what the store keeps ready for later writes (the local store's spare files). */
+  close?(): Promise<void>;
   /**
    * Writes an object atomically: readers see the old object or the whole new one, and
    * concurrent writers leave one of their objects, whole. A stream body is consumed fully;

@@ -104,7 +104,10 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
     async init() {
       await ensureDirs();
       await removeStaleStaging(stagingDir);
-      reserve?.refill();
+    },
+
+    async close() {
+      reserve?.discard();
     },
 
     async put(key, body, { contentType, maxBytes }) {
@@ -229,19 +232,46 @@ interface PublishOps {
 }
 const ASYNC_FS: PublishOps = { mkdir: (dir) => mkdir(dir, { recursive: true }), rename };
 
+/** Reserves of this thread, emptied when it exits (a thread that stops leaves no spares). */
+const liveReserves = new Set<StagingReserve>();
+let exitHookSet = false;
+
 /**
  * Empty files and directories made ahead of time in staging (`reserve-*.file`, `reserve-*.dir`),
- * on the thread pool, while the service has time: a put writes into a spare file and renames a
- * spare directory into place as the object's parent, so it allocates no inode on the request's
- * path. Used only when objects are not flushed (a flushed write is slow anyway). Leftovers of a
- * stopped process are removed with the other staging leftovers, after a day.
+ * on the thread pool, from the first put on: a put writes into a spare file and renames a spare
+ * directory into place as the object's parent, so it allocates no inode on the request's path.
+ * Used only when objects are not flushed (a flushed write is slow anyway). The spares are
+ * removed when the thread or process exits; those of a killed one are removed with the other
+ * staging leftovers, after a day.
  */
 class StagingReserve {
   private readonly files: string[] = [];
   private readonly dirs: string[] = [];
   private filling = false;
+  private closed = false;
 
-  constructor(private readonly stagingDir: string) {}
+  constructor(private readonly stagingDir: string) {
+    liveReserves.add(this);
+    if (!exitHookSet) {
+      exitHookSet = true;
+      process.once('exit', () => {
+        for (const reserve of liveReserves) reserve.discard();
+      });
+    }
+  }
+
+  /** Removes the spares not used yet and stops making them (synchronous: also called on exit). */
+  discard(): void {
+    this.closed = true;
+    liveReserves.delete(this);
+    for (const spare of [...this.files.splice(0), ...this.dirs.splice(0)]) {
+      try {
+        rmSync(spare, { recursive: true, force: true });
+      } catch {
+        // Leftovers are removed after a day by any store's init.
+      }
+    }
+  }
 
   /** A spare empty file, or undefined when none is ready (the caller writes a new one). */
   takeFile(): string | undefined {
@@ -269,24 +299,31 @@ class StagingReserve {
   };
 
   /** Tops the reserve up in the background once half of it is used. */
-  refill(): void {
-    if (this.filling || (this.files.length >= RESERVE_SIZE / 2 && this.dirs.length >= RESERVE_SIZE / 2)) return;
+  private refill(): void {
+    if (this.closed || this.filling) return;
+    if (this.files.length >= RESERVE_SIZE / 2 && this.dirs.length >= RESERVE_SIZE / 2) return;
     this.filling = true;
     void this.fill().finally(() => (this.filling = false));
   }
 
+  /** Adds a spare just made, or removes it when the reserve was discarded meanwhile. */
+  private keep(list: string[], spare: string): void {
+    if (this.closed) rmSync(spare, { recursive: true, force: true });
+    else list.push(spare);
+  }
+
   private async fill(): Promise<void> {
     try {
-      while (this.files.length < RESERVE_SIZE || this.dirs.length < RESERVE_SIZE) {
+      while (!this.closed && (this.files.length < RESERVE_SIZE || this.dirs.length < RESERVE_SIZE)) {
         if (this.files.length < RESERVE_SIZE) {
           const file = path.join(this.stagingDir, `reserve-${randomUUID()}.file`);
           await (await open(file, 'wx', 0o600)).close();
-          this.files.push(file);
+          this.keep(this.files, file);
         }
         if (this.dirs.length < RESERVE_SIZE) {
           const dir = path.join(this.stagingDir, `reserve-${randomUUID()}.dir`);
           await mkdir(dir);
-          this.dirs.push(dir);
+          this.keep(this.dirs, dir);
         }
       }
     } catch {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
+import { startTsWorker } from '../../../src/runtime/worker-thread.js';
 import { createLocalBlobStore } from '../../../src/storage/local-blob-store.js';
 
 const SECRET = 'unit-test-secret-0123456789abcdef';
@@ -104,9 +105,11 @@ describe('local blob store', () => {
       await expect.poll(async () => (await staging()).filter((n) => n.startsWith('reserve-')).length).toBe(32);
     };
 
-    it('makes spare files and directories at start, and writes objects into them', async () => {
+    it('makes spare files and directories from the first put on, and writes objects into them', async () => {
       const store = unflushed();
       await store.init();
+      expect(await staging()).toEqual([]); // a thread that never writes makes none
+      await store.put('teams/t/pages/first/content.md', 'first', { contentType: 'text/markdown' });
       await reserveReady();
       const spares = new Set(await staging());
       for (let i = 0; i < 12; i++) {
@@ -130,6 +133,7 @@ describe('local blob store', () => {
     it('writes anew when another process cleaned the spares away', async () => {
       const store = unflushed();
       await store.init();
+      await store.put('warm/up', 'x', { contentType: 'text/plain' });
       await reserveReady();
       for (const name of await staging()) await rm(path.join(dir, 'staging', name), { recursive: true });
       await store.put('teams/t/pages/q/content.md', 'still stored', { contentType: 'text/markdown' });
@@ -139,12 +143,35 @@ describe('local blob store', () => {
     it('still reports key conflicts and leaves no spare in an object directory', async () => {
       const store = unflushed();
       await store.init();
-      await reserveReady();
       await store.put('a/b', 'object', { contentType: 'text/plain' });
+      await reserveReady();
       await expect(store.put('a/b/c', 'below an object', { contentType: 'text/plain' })).rejects.toMatchObject({
         code: 'blob_key_conflict',
       });
       expect(await listFiles(path.join(dir, 'blobs'))).toEqual([path.join('a', 'b')]);
+    });
+
+    it('removes its spares when closed, and writes the usual way after', async () => {
+      const store = unflushed();
+      await store.init();
+      await store.put('one/x', 'x', { contentType: 'text/plain' });
+      await reserveReady();
+      await store.close?.();
+      expect(await staging()).toEqual([]);
+      await store.put('two/y', 'y', { contentType: 'text/plain' });
+      expect((await store.get('two/y'))?.toString()).toBe('y');
+      expect(await staging()).toEqual([]);
+    });
+
+    it('removes its spares when its thread exits', async () => {
+      const worker = startTsWorker(new URL('./reserve-thread.ts', import.meta.url), { data: { dir } });
+      const code = await new Promise<number>((resolve, reject) => {
+        worker.once('exit', resolve);
+        worker.once('error', reject);
+      });
+      expect(code).toBe(0);
+      expect(await staging()).toEqual([]);
+      expect(await listFiles(path.join(dir, 'blobs'))).toEqual([path.join('t', 'p', 'content.md')]);
     });
 
     it('writes large objects the usual way', async () => {
