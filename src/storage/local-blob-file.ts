@@ -52,8 +52,7 @@ export async function writeBlobFile(
       const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
       size = bytes.length;
       if (options.maxBytes !== undefined && size > options.maxBytes) throw payloadTooLarge(options.maxBytes);
-      digest = createHash('md5').update(bytes).digest();
-      digest.copy(header, MD5_OFFSET);
+      digest = signHeader(header, bytes);
       await writeAll(handle, [header, bytes]);
     } else {
       const hash = createHash('md5');
@@ -85,16 +84,11 @@ export async function writeBlobFile(
  */
 export function writeSmallBlobFileSync(path: string, bytes: Buffer, contentType: string): BlobFileInfo {
   const header = headerFor(contentType);
-  const digest = createHash('md5').update(bytes).digest();
-  digest.copy(header, MD5_OFFSET);
+  const digest = signHeader(header, bytes);
   const fd = openSync(path, 'r+');
   try {
     const pending = [header, bytes].filter((b) => b.length > 0);
-    while (pending.length > 0) {
-      let written = writevSync(fd, pending);
-      while (pending.length > 0 && written >= pending[0]!.length) written -= pending.shift()!.length;
-      if (written > 0) pending[0] = pending[0]!.subarray(written);
-    }
+    while (pending.length > 0) dropWritten(pending, writevSync(fd, pending));
   } finally {
     closeSync(fd);
   }
@@ -111,16 +105,28 @@ function headerFor(contentType: string): Buffer {
   return header;
 }
 
+/** Puts the md5 of `bytes` into `header` and returns it. */
+function signHeader(header: Buffer, bytes: Buffer): Buffer {
+  const digest = createHash('md5').update(bytes).digest();
+  digest.copy(header, MD5_OFFSET);
+  return digest;
+}
+
 /** Writes `buffers` from the start of the file, whatever the kernel takes per call. */
 async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
   const pending = buffers.filter((b) => b.length > 0);
   let position = 0;
   while (pending.length > 0) {
-    let { bytesWritten } = await handle.writev(pending, position);
+    const { bytesWritten } = await handle.writev(pending, position);
     position += bytesWritten;
-    while (pending.length > 0 && bytesWritten >= pending[0]!.length) bytesWritten -= pending.shift()!.length;
-    if (bytesWritten > 0) pending[0] = pending[0]!.subarray(bytesWritten);
+    dropWritten(pending, bytesWritten);
   }
+}
+
+/** Removes from the front of `pending` the `written` bytes a (partial) writev took. */
+function dropWritten(pending: Buffer[], written: number): void {
+  while (pending.length > 0 && written >= pending[0]!.length) written -= pending.shift()!.length;
+  if (written > 0) pending[0] = pending[0]!.subarray(written);
 }
 
 /** Opens an object file and reads its header; null when there is no object at `path`. */
