@@ -33,6 +33,8 @@ export interface AppConfig {
     hostedUrlTtlSeconds: number;
     inlineContentLimitBytes: number;
     convertThreads: number;
+    /** The event loop converts waiting pages when every conversion thread is busy. */
+    convertSharing: boolean;
   };
   map: { timeBudgetMs: number; maxPages: number; maxUrls: number };
   idempotencyTtlSeconds: number;
@@ -138,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       hostedUrlTtlSeconds: v.HOSTED_URL_TTL_SECONDS,
       inlineContentLimitBytes: v.INLINE_CONTENT_LIMIT_BYTES,
       convertThreads: v.CONVERT_THREADS === 'auto' ? Math.min(4, os.availableParallelism() - 1) : v.CONVERT_THREADS,
+      convertSharing: v.CONVERT_SHARING,
     },
     map: { timeBudgetMs: v.MAP_TIME_BUDGET_MS, maxPages: v.MAP_MAX_PAGES, maxUrls: v.MAP_MAX_URLS },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,

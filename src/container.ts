@@ -10,6 +10,8 @@ import { createEngineRegistry, type EngineRegistry } from './engine/registry.js'
 import { createRemoteEngine, type EngineChannel } from './engine/remote-engine.js';
 import { detectScriptRequirement } from './engine/selection.js';
 import { createLogger, type Logger } from './logger.js';
+import { builtinTransformers } from '../plugins/transformers/index.js';
+import { createContentPipeline } from './pipeline/content-pipeline.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
 import { createMemoryPubSub } from './pubsub/memory-pubsub.js';
 import { createPostgresPubSub } from './pubsub/postgres-pubsub.js';
@@ -114,10 +116,26 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.
     const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
-    const convertPool = threads > 0 ? createConvertPool(threads, logger) : null;
+    const pipeline = createContentPipeline({ transformers: builtinTransformers });
+    const convertPool =
+      threads > 0
+        ? createConvertPool({ size: threads, logger, helper: config.scrape.convertSharing ? pipeline : undefined })
+        : null;
     if (convertPool) closers.unshift(() => convertPool.close());
     const work = new WorkSignal();
-    const services = createServices({ config, db, pubsub, blobs, guard, engines, logger, secret, convertPool, work });
+    const services = createServices({
+      config,
+      db,
+      pubsub,
+      blobs,
+      guard,
+      engines,
+      logger,
+      secret,
+      pipeline,
+      convertPool,
+      work,
+    });
     return {
       config,
       role,

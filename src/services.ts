@@ -1,6 +1,5 @@
 import { createCrawleeEngine } from '../engines/crawlee/crawlee.engine.js';
 import { builtinParsers } from '../plugins/parsers/index.js';
-import { builtinTransformers } from '../plugins/transformers/index.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { ApiKeyService } from './domain/auth/api-key.service.js';
@@ -27,7 +26,7 @@ import { createProxyPool } from './engine/proxy-pool.js';
 import type { EngineRegistry } from './engine/registry.js';
 import type { Logger } from './logger.js';
 import { createParserRegistry } from './parsers/parser.js';
-import { createContentPipeline } from './pipeline/content-pipeline.js';
+import type { ContentPipeline } from './pipeline/content-pipeline.js';
 import type { WorkSignal } from './domain/work-signal.js';
 import type { ConvertPool } from './pipeline/convert-pool.js';
 import type { PubSub } from './pubsub/pubsub.js';
@@ -61,6 +60,8 @@ export interface ServiceDeps {
   logger: Logger;
   /** HMAC secret of the deployment (map cursors). */
   secret: string;
+  /** The content pipeline (shared with the conversion pool's work sharing). */
+  pipeline: ContentPipeline;
   /** Conversion threads for the API process; null converts inline. */
   convertPool: ConvertPool | null;
   /** Told when a batch or crawl is queued (the process's job supervisor listens). */
@@ -69,7 +70,7 @@ export interface ServiceDeps {
 
 /** Builds the services from the infrastructure the container opened. */
 export function createServices(deps: ServiceDeps): Services {
-  const { config, db, pubsub, blobs, guard, engines, logger, secret, convertPool, work } = deps;
+  const { config, db, pubsub, blobs, guard, engines, logger, secret, pipeline, convertPool, work } = deps;
   const { orm } = db;
   const auth = new AuthService({ orm, verifyJwt: config.auth.jwt ? createJwtVerifier(config.auth.jwt) : null });
   const content = new PageContentStore(blobs, {
@@ -77,7 +78,6 @@ export function createServices(deps: ServiceDeps): Services {
     inlineLimitBytes: config.scrape.inlineContentLimitBytes,
   });
   const pages = new PageViews(orm, content);
-  const pipeline = createContentPipeline({ transformers: builtinTransformers });
   const parsers = createParserRegistry(builtinParsers);
   const executor = new ScrapeExecutor({
     engines,

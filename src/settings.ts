@@ -111,6 +111,11 @@ export const SETTINGS = {
     default: 'auto',
     doc: 'Threads converting pages for API requests, off the event loop. auto: one less than the CPUs; 0: convert inline.',
   },
+  CONVERT_SHARING: {
+    schema: bool,
+    default: 'true',
+    doc: "When every conversion thread is busy and pages wait, the API's event loop converts the oldest waiting page itself, one at a time between its I/O: on small machines it has CPU to spare. Pages over 256 K characters always wait for a thread. Under full load a request may then wait up to one conversion (10-80 ms) longer. false: pages only wait for a thread.",
+  },
   HOSTED_URL_TTL_SECONDS: {
     schema: int(60, 90 * 86400),
     default: String(7 * 86400),

@@ -3,6 +3,8 @@ import { AppError, type ErrorKind } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { moduleUrl } from '../runtime/module-url.js';
 import { startTsWorker } from '../runtime/worker-thread.js';
+import type { ContentPipeline } from './content-pipeline.js';
+import type { PreparedContentOptions } from './options.js';
 import type { ContentInput, ContentOptions, ContentResult } from './types.js';
 
 export interface ConvertRequest {
@@ -16,10 +18,31 @@ export interface ConvertRequest {
 export type ConvertResponse =
   { id: number; result: ContentResult } | { id: number; error: { kind: ErrorKind; code: string; detail: string } };
 
-/** Runs the content pipeline on other threads. */
+/** A page's options in the three forms the pool needs. */
+export interface ConvertOptions {
+  /** As the request gave them (posted to a thread, which compiles them once per `key`). */
+  raw: ContentOptions;
+  key: string;
+  /** Compiled on this thread, for a page converted here. */
+  prepared: PreparedContentOptions;
+}
+
+/** Runs the content pipeline on other threads (and on this one when they are all busy). */
 export interface ConvertPool {
-  convert(input: ContentInput, options: ContentOptions, optionsKey: string): Promise<ContentResult>;
+  convert(input: ContentInput, options: ConvertOptions): Promise<ContentResult>;
   close(): Promise<void>;
+}
+
+export interface ConvertPoolOptions {
+  /** Conversion threads (≥ 1). */
+  size: number;
+  logger: Logger;
+  /**
+   * Work sharing: when every thread already has its pages and more wait, the calling thread
+   * converts the oldest waiting page (of at most HELP_MAX_CHARS) itself, one at a time between
+   * its I/O. Unset: pages only wait for a thread.
+   */
+  helper?: ContentPipeline;
 }
 
 /**
@@ -31,20 +54,87 @@ export interface ConvertPool {
  */
 const YOUNG_GENERATION_MB = 48;
 
+/**
+ * Pages a thread holds at once: the one it converts and the next, so it never idles while a
+ * result travels back. The rest wait in the pool's queue, in arrival order.
+ */
+const PAGES_PER_THREAD = 2;
+
+/**
+ * Largest page (UTF-16 characters of HTML) the calling thread converts: ~256 KB converts in
+ * 50-80 ms here, the longest its event loop is held. Larger pages always wait for a thread.
+ */
+export const HELP_MAX_CHARS = 256 * 1024;
+
+interface Task {
+  id: number;
+  input: ContentInput;
+  options: ConvertOptions;
+  resolve: (r: ContentResult) => void;
+  reject: (e: unknown) => void;
+}
+
 interface Slot {
   worker: Worker;
-  pending: Map<number, { resolve: (r: ContentResult) => void; reject: (e: unknown) => void }>;
+  pending: Map<number, Task>;
 }
 
 /**
- * `size` conversion threads, each taking the next page from a shared round robin (pages are
- * similar in cost). A thread that dies fails its pages with a 500 and is replaced.
+ * `options.size` conversion threads fed from one queue in arrival order, each holding at most
+ * PAGES_PER_THREAD pages. With a `helper` pipeline the calling thread takes the oldest waiting
+ * page when all threads are full: on a small machine the API's event loop has spare CPU that
+ * would otherwise sit idle while pages queue (docs/benchmarks.md). A thread that dies fails its
+ * pages with a 500 and is replaced; waiting pages go to its successor.
  */
-export function createConvertPool(size: number, logger: Logger): ConvertPool {
+export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
+  const { size, logger, helper } = options;
   const slots: Slot[] = [];
+  const waiting: Task[] = [];
   let nextId = 1;
-  let turn = 0;
   let closed = false;
+  let helping = false;
+
+  const dispatch = (): void => {
+    while (waiting.length > 0) {
+      let slot: Slot | undefined;
+      for (const candidate of slots) {
+        if (candidate.pending.size < PAGES_PER_THREAD && (!slot || candidate.pending.size < slot.pending.size)) {
+          slot = candidate;
+        }
+      }
+      if (!slot) break;
+      const task = waiting.shift()!;
+      slot.pending.set(task.id, task);
+      slot.worker.postMessage({
+        id: task.id,
+        input: task.input,
+        options: task.options.raw,
+        optionsKey: task.options.key,
+      } satisfies ConvertRequest);
+    }
+    if (helper && !helping && waiting.some((t) => t.input.text.length <= HELP_MAX_CHARS)) {
+      helping = true;
+      // After the I/O already due, so the event loop keeps answering between two conversions.
+      setImmediate(helpOnce);
+    }
+  };
+
+  const helpOnce = (): void => {
+    helping = false;
+    const index = waiting.findIndex((t) => t.input.text.length <= HELP_MAX_CHARS);
+    if (index < 0 || !helper) return;
+    const task = waiting.splice(index, 1)[0]!;
+    try {
+      task.resolve(helper.process(task.input, task.options.prepared));
+    } catch (err) {
+      task.reject(
+        err instanceof AppError
+          ? err
+          : new AppError('internal', 'internal_server_error', (err as Error).stack ?? String(err)),
+      );
+    }
+    dispatch();
+  };
 
   const spawn = (index: number): void => {
     const worker = startTsWorker(moduleUrl('./convert-worker.ts', import.meta.url), {
@@ -58,6 +148,7 @@ export function createConvertPool(size: number, logger: Logger): ConvertPool {
       slot.pending.delete(message.id);
       if ('result' in message) task.resolve(message.result);
       else task.reject(new AppError(message.error.kind, message.error.code, message.error.detail));
+      dispatch();
     });
     worker.on('error', (err) => logger.error({ err }, 'conversion thread failed'));
     worker.on('exit', (code) => {
@@ -65,7 +156,9 @@ export function createConvertPool(size: number, logger: Logger): ConvertPool {
         task.reject(new AppError('internal', 'internal_server_error', `the conversion thread exited (code ${code})`));
       }
       slot.pending.clear();
-      if (!closed) spawn(index);
+      if (closed) return;
+      spawn(index);
+      dispatch();
     });
     worker.unref();
     slots[index] = slot;
@@ -73,22 +166,20 @@ export function createConvertPool(size: number, logger: Logger): ConvertPool {
   for (let i = 0; i < size; i++) spawn(i);
 
   return {
-    convert(input, options, optionsKey) {
-      // The least busy thread, ties broken round robin.
-      const start = turn++ % slots.length;
-      let slot = slots[start]!;
-      for (let i = 1; i < slots.length; i++) {
-        const candidate = slots[(start + i) % slots.length]!;
-        if (candidate.pending.size < slot.pending.size) slot = candidate;
+    convert(input, convertOptions) {
+      if (closed) {
+        return Promise.reject(new AppError('internal', 'internal_server_error', 'the conversion pool is closed'));
       }
-      const id = nextId++;
       return new Promise<ContentResult>((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, input, options, optionsKey } satisfies ConvertRequest);
+        waiting.push({ id: nextId++, input, options: convertOptions, resolve, reject });
+        dispatch();
       });
     },
     async close() {
       closed = true;
+      for (const task of waiting.splice(0)) {
+        task.reject(new AppError('internal', 'internal_server_error', 'the conversion pool closed'));
+      }
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };

@@ -152,7 +152,10 @@ export class ScrapeExecutor {
     }
     const input = { text: snapshot.text, url: snapshot.finalUrl, contentType: snapshot.contentType };
     const pool = this.deps.convertPool;
-    if (pool) return { converted: await pool.convert(input, prepared.contentOptions, prepared.contentKey), notes: [] };
+    if (pool) {
+      const options = { raw: prepared.contentOptions, key: prepared.contentKey, prepared: prepared.content };
+      return { converted: await pool.convert(input, options), notes: [] };
+    }
     return { converted: await this.deps.pipeline.process(input, prepared.content), notes: [] };
   }
 
