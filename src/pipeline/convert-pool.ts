@@ -29,7 +29,12 @@ export interface ConvertOptions {
 
 /** Runs the content pipeline on other threads (and on this one when they are all busy). */
 export interface ConvertPool {
-  convert(input: ContentInput, options: ConvertOptions): Promise<ContentResult>;
+  /**
+   * Converts a page. When `signal` aborts while the page still waits for a thread, the page is
+   * dropped and the promise rejects with the signal's reason (a page a thread already holds is
+   * converted anyway).
+   */
+  convert(input: ContentInput, options: ConvertOptions, signal?: AbortSignal): Promise<ContentResult>;
   close(): Promise<void>;
 }
 
@@ -166,12 +171,32 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
   for (let i = 0; i < size; i++) spawn(i);
 
   return {
-    convert(input, convertOptions) {
+    convert(input, convertOptions, signal) {
       if (closed) {
         return Promise.reject(new AppError('internal', 'internal_server_error', 'the conversion pool is closed'));
       }
+      if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<ContentResult>((resolve, reject) => {
-        waiting.push({ id: nextId++, input, options: convertOptions, resolve, reject });
+        const task: Task = { id: nextId++, input, options: convertOptions, resolve, reject };
+        if (signal) {
+          // Nobody waits for the page any more (the client went away): do not spend CPU on it.
+          const drop = () => {
+            const index = waiting.indexOf(task);
+            if (index >= 0) waiting.splice(index, 1);
+            if (index >= 0) reject(signal.reason);
+          };
+          signal.addEventListener('abort', drop, { once: true });
+          const settled = () => signal.removeEventListener('abort', drop);
+          task.resolve = (result) => {
+            settled();
+            resolve(result);
+          };
+          task.reject = (err) => {
+            settled();
+            reject(err);
+          };
+        }
+        waiting.push(task);
         dispatch();
       });
     },

@@ -1,4 +1,4 @@
-import { createDeadline } from '../../engine/deadline.js';
+import { abortReasonToError, createDeadline } from '../../engine/deadline.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
 import type { ProxyPool } from '../../engine/proxy-pool.js';
 import type { EngineRegistry } from '../../engine/registry.js';
@@ -121,7 +121,9 @@ export class ScrapeExecutor {
     } finally {
       deadline.dispose();
     }
-    const { converted, notes } = await this.convert(snapshot, prepared);
+    const { converted, notes } = await this.convert(snapshot, prepared, request.signal);
+    // The caller is gone (client disconnected, job stopped): store nothing, as when a fetch is cut off.
+    if (request.signal?.aborted) throw abortReasonToError(request.signal.reason);
     const content = this.formatContent(snapshot, converted, request.options, plan);
     const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
     const page = Object.assign(new Page(), {
@@ -143,6 +145,7 @@ export class ScrapeExecutor {
   private async convert(
     snapshot: PageSnapshot,
     prepared: PreparedScrape,
+    signal: AbortSignal | undefined,
   ): Promise<{ converted: ContentResult | null; notes: string[] }> {
     if (snapshot.text === undefined) {
       const bytes = isPdf(snapshot.contentType) ? (snapshot.pdf ?? snapshot.body) : null;
@@ -154,7 +157,10 @@ export class ScrapeExecutor {
     const pool = this.deps.convertPool;
     if (pool) {
       const options = { raw: prepared.contentOptions, key: prepared.contentKey, prepared: prepared.content };
-      return { converted: await pool.convert(input, options), notes: [] };
+      const converted = await pool.convert(input, options, signal).catch((err: unknown) => {
+        throw signal?.aborted ? abortReasonToError(signal.reason) : err;
+      });
+      return { converted, notes: [] };
     }
     return { converted: await this.deps.pipeline.process(input, prepared.content), notes: [] };
   }

@@ -116,6 +116,22 @@ describe('conversion pool', () => {
     for (const err of failed) expect(err.code).toBe('validation_error');
   });
 
+  it('drops a waiting page whose caller gave up, and converts the others', async () => {
+    const helper = countingHelper();
+    pool = createConvertPool({ size: 1, logger, helper });
+    const held = [pool.convert(page(0), options), pool.convert(page(1), options)];
+    const gone = new AbortController();
+    const dropped = pool.convert(page(2), options, gone.signal);
+    const kept = pool.convert(page(3), options, new AbortController().signal);
+    gone.abort(new Error('client went away'));
+    await expect(dropped).rejects.toThrow('client went away');
+    const results = await Promise.all([...held, kept]);
+    expect(results.map((r) => /# Page (\d)/.exec(r.markdown ?? '')?.[1])).toEqual(['0', '1', '3']);
+    // Page 3 was the only one left waiting, so the event loop may have taken it; page 2 nobody did.
+    expect(helper.calls).toBeLessThanOrEqual(1);
+    await expect(pool.convert(page(4), options, gone.signal)).rejects.toThrow('client went away');
+  });
+
   it('fails waiting pages and later calls once closed', async () => {
     pool = createConvertPool({ size: 1, logger });
     const pending = Array.from({ length: 5 }, (_, n) => pool!.convert(page(n), options));
