@@ -18,6 +18,16 @@ export interface ConvertRequest {
 export type ConvertResponse =
   { id: number; result: ContentResult } | { id: number; error: { kind: ErrorKind; code: string; detail: string } };
 
+/**
+ * What a failed conversion answers: the pipeline's own AppError (a request error such as a bad
+ * selector), anything else as a 500 carrying the stack. The same on a conversion thread and on
+ * the calling thread.
+ */
+export function conversionError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('internal', 'internal_server_error', (err as Error).stack ?? String(err));
+}
+
 /** A page's options in the three forms the pool needs. */
 export interface ConvertOptions {
   /** As the request gave them (posted to a thread, which compiles them once per `key`). */
@@ -132,11 +142,7 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
     try {
       task.resolve(helper.process(task.input, task.options.prepared));
     } catch (err) {
-      task.reject(
-        err instanceof AppError
-          ? err
-          : new AppError('internal', 'internal_server_error', (err as Error).stack ?? String(err)),
-      );
+      task.reject(conversionError(err));
     }
     dispatch();
   };

@@ -4,10 +4,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { builtinTransformers } from '../../plugins/transformers/index.js';
-import { AppError } from '../errors.js';
 import { createContentPipeline } from './content-pipeline.js';
 import type { PreparedContentOptions } from './options.js';
-import type { ConvertRequest, ConvertResponse } from './convert-pool.js';
+import { conversionError, type ConvertRequest, type ConvertResponse } from './convert-pool.js';
 
 const pipeline = createContentPipeline({ transformers: builtinTransformers });
 const prepared = new Map<string, PreparedContentOptions>();
@@ -24,13 +23,8 @@ port.on('message', (request: ConvertRequest) => {
     }
     response = { id: request.id, result: pipeline.process(request.input, options) };
   } catch (err) {
-    response =
-      err instanceof AppError
-        ? { id: request.id, error: { kind: err.kind, code: err.code, detail: err.detail } }
-        : {
-            id: request.id,
-            error: { kind: 'internal', code: 'internal_server_error', detail: (err as Error).stack ?? String(err) },
-          };
+    const { kind, code, detail } = conversionError(err);
+    response = { id: request.id, error: { kind, code, detail } };
   }
   port.postMessage(response);
 });
