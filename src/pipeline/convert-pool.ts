@@ -89,6 +89,9 @@ interface Task {
   reject: (e: unknown) => void;
 }
 
+/** A page small enough for the calling thread to convert. */
+const helpable = (task: Task): boolean => task.input.text.length <= HELP_MAX_CHARS;
+
 interface Slot {
   worker: Worker;
   pending: Map<number, Task>;
@@ -127,7 +130,7 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
         optionsKey: task.options.key,
       } satisfies ConvertRequest);
     }
-    if (helper && !helping && waiting.some((t) => t.input.text.length <= HELP_MAX_CHARS)) {
+    if (helper && !helping && waiting.some(helpable)) {
       helping = true;
       // After the I/O already due, so the event loop keeps answering between two conversions.
       setImmediate(helpOnce);
@@ -136,7 +139,7 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
 
   const helpOnce = (): void => {
     helping = false;
-    const index = waiting.findIndex((t) => t.input.text.length <= HELP_MAX_CHARS);
+    const index = waiting.findIndex(helpable);
     if (index < 0 || !helper) return;
     const task = waiting.splice(index, 1)[0]!;
     try {
@@ -182,29 +185,22 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
         return Promise.reject(new AppError('internal', 'internal_server_error', 'the conversion pool is closed'));
       }
       if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<ContentResult>((resolve, reject) => {
-        const task: Task = { id: nextId++, input, options: convertOptions, resolve, reject };
-        if (signal) {
-          // Nobody waits for the page any more (the client went away): do not spend CPU on it.
-          const drop = () => {
-            const index = waiting.indexOf(task);
-            if (index >= 0) waiting.splice(index, 1);
-            if (index >= 0) reject(signal.reason);
-          };
-          signal.addEventListener('abort', drop, { once: true });
-          const settled = () => signal.removeEventListener('abort', drop);
-          task.resolve = (result) => {
-            settled();
-            resolve(result);
-          };
-          task.reject = (err) => {
-            settled();
-            reject(err);
-          };
-        }
+      let task!: Task;
+      const done = new Promise<ContentResult>((resolve, reject) => {
+        task = { id: nextId++, input, options: convertOptions, resolve, reject };
         waiting.push(task);
         dispatch();
       });
+      if (!signal) return done;
+      // Nobody waits for the page any more (the client went away): do not spend CPU on it.
+      const drop = () => {
+        const index = waiting.indexOf(task);
+        if (index < 0) return;
+        waiting.splice(index, 1);
+        task.reject(signal.reason);
+      };
+      signal.addEventListener('abort', drop, { once: true });
+      return done.finally(() => signal.removeEventListener('abort', drop));
     },
     async close() {
       closed = true;

@@ -121,9 +121,11 @@ export class ScrapeExecutor {
     } finally {
       deadline.dispose();
     }
-    const { converted, notes } = await this.convert(snapshot, prepared, request.signal);
-    // The caller is gone (client disconnected, job stopped): store nothing, as when a fetch is cut off.
-    if (request.signal?.aborted) throw abortReasonToError(request.signal.reason);
+    const { converted, notes } = await this.convert(snapshot, prepared, request.signal).finally(() => {
+      // The caller went away (client disconnected, job stopped) before or while the page was
+      // converted, or the pool dropped it for that: store nothing, as when a fetch is cut off.
+      if (request.signal?.aborted) throw abortReasonToError(request.signal.reason);
+    });
     const content = this.formatContent(snapshot, converted, request.options, plan);
     const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
     const page = Object.assign(new Page(), {
@@ -157,10 +159,7 @@ export class ScrapeExecutor {
     const pool = this.deps.convertPool;
     if (pool) {
       const options = { raw: prepared.contentOptions, key: prepared.contentKey, prepared: prepared.content };
-      const converted = await pool.convert(input, options, signal).catch((err: unknown) => {
-        throw signal?.aborted ? abortReasonToError(signal.reason) : err;
-      });
-      return { converted, notes: [] };
+      return { converted: await pool.convert(input, options, signal), notes: [] };
     }
     return { converted: await this.deps.pipeline.process(input, prepared.content), notes: [] };
   }
