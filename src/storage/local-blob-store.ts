@@ -120,7 +120,8 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
       }
       const temp = path.join(stagingDir, `${randomUUID()}.tmp`);
       try {
-        const written = await writeBlobFile(temp, body, { contentType, maxBytes, flush: options.flush });
+        // A small body was encoded already when checking its size: write those bytes.
+        const written = await writeBlobFile(temp, small ?? body, { contentType, maxBytes, flush: options.flush });
         await publish(temp, target, key, ASYNC_FS);
         return { key, ...written };
       } catch (err) {
