@@ -92,7 +92,9 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const urls = createPublicUrls(config);
     const secret = await signingSecret(db.orm, config.signingSecret);
     const blobs = await createBlobStore(config, {
-      ...{ dataDir: config.dataDir, secret, baseUrl: () => urls.base() },
+      dataDir: config.dataDir,
+      secret,
+      baseUrl: () => urls.base(),
       databaseFlushes: db.flushesCommits,
     });
     await blobs.init();

@@ -23,7 +23,9 @@ await runJob('maintenance', async (ctx) => {
   ctx.onClose(() => db.close());
   const secret = await signingSecret(db.orm, config.signingSecret);
   const blobs = await createBlobStore(config, {
-    ...{ dataDir: config.dataDir, secret, baseUrl: () => '' },
+    dataDir: config.dataDir,
+    secret,
+    baseUrl: () => '',
     databaseFlushes: db.flushesCommits,
   });
   const queue = new BatchQueue(db.orm, config.workers, new WebhookOutbox());
