@@ -1,8 +1,17 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { createOrm, migrate } from '../../src/db/orm.js';
 import { adminDatabaseUrl } from './env.js';
 
-const TEMPLATE = 'gleaner_test_template';
+/**
+ * The template is named after the migrations it holds (names and code), so checkouts with
+ * different migrations (branches, worktrees) sharing one server never clone each other's.
+ */
+const TEMPLATE = `gleaner_test_template_${createHash('sha256')
+  .update(MIGRATIONS.map((m) => `${m.name}\n${String(m.class)}`).join('\n'))
+  .digest('hex')
+  .slice(0, 12)}`;
 
 function urlFor(database: string): string {
   const url = new URL(adminDatabaseUrl());
