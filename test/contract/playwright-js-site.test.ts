@@ -29,7 +29,15 @@ describe('playwright engine on a JavaScript-only site', () => {
         const port = site.port;
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html>
           <style>@font-face { font-family: F; src: url(/fonts/f.woff2) format('woff2'); } p { font-family: F; }</style>
-          <p>Heavy page</p><video src="/media/clip.mp4" autoplay muted></video>
+          <p>Heavy page</p><video id="v" src="/media/clip.mp4" autoplay muted></video>
+          <script>
+            // Media loads outside the load event: on a busy machine the page was done before the
+            // video asked for its source. An image added once it has asked (or was refused) holds
+            // the load event until then.
+            const v = document.getElementById('v');
+            const hold = () => { const i = new Image(); i.src = '/pixel.gif?' + Math.random(); document.body.append(i); };
+            if (v.networkState === 2 || v.error) hold(); else { v.addEventListener('loadstart', hold, { once: true }); v.addEventListener('error', hold, { once: true }); }
+          </script>
           <script src="http://ads.doubleclick.net:${port}/ads.js"></script>`);
       },
     });
