@@ -1,76 +1,30 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { ProxyEntry } from './engine/proxy-pool.js';
+import type { CoreConfig } from './core-config.js';
+import { APP_MODULES, type ModuleConfigs } from './modules.js';
 import { SETTINGS, type Parsed, type Setting, type Settings } from './settings.js';
 
-// The only reader of the environment: parses it through the table of src/settings.ts into the
-// typed AppConfig, reporting every bad variable at once.
+// The only reader of the environment: parses it through the core's table (src/settings.ts) and
+// every module's into the typed AppConfig, reporting every bad variable at once.
 
-/** The typed configuration every part of the service receives. */
-export interface AppConfig {
-  server: {
-    port: number;
-    host: string;
-    publicBaseUrl: string | null;
-    bodyLimitBytes: number;
-    shutdownTimeoutMs: number;
-  };
-  docsUrl: string | null;
-  dataDir: string;
-  database: { url: string | null; poolSize: number };
-  s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | null;
-  signingSecret: string | null;
-  logLevel: Parsed['LOG_LEVEL'];
-  /** V8's heap growing factor for every thread (`--heap-growing-percent`); 0 leaves V8's heuristics. */
-  heapGrowthPercent: number;
-  auth: { jwt: { issuer: string; jwksUrl: string; audience: string; teamClaim: string } | null };
-  outbound: { allowPrivate: boolean; denyDomains: string[]; allowAddresses: string[] };
-  scrape: {
-    timeoutMs: number;
-    connectTimeoutMs: number;
-    maxResponseBytes: number;
-    userAgent: string | null;
-    hostedUrlTtlSeconds: number;
-    inlineContentLimitBytes: number;
-    convertThreads: number;
-    /** The event loop converts waiting pages when every conversion thread is busy. */
-    convertSharing: boolean;
-  };
-  map: { timeBudgetMs: number; maxPages: number; maxUrls: number };
-  idempotencyTtlSeconds: number;
-  pubsub: Parsed['PUBSUB'];
-  browser: {
-    enabled: boolean;
-    /** Explicit CHROMIUM_PATH; null: detected at start. */
-    chromiumPath: string | null;
-    poolSize: number;
-    restartAfterPages: number;
-    pageHeapMb: number;
-  };
-  proxies: ProxyEntry[];
-  workers: {
-    threads: number;
-    concurrency: number;
-    /** Job threads stop after this long without work; 0 keeps them running. */
-    idleStopMs: number;
-    hostConcurrency: number;
-    leaseMs: number;
-    maxAttempts: number;
-    retryBaseMs: number;
-  };
-  webhooks: { retryScale: number; timeoutMs: number; allowHttp: boolean };
-  crawls: {
-    threads: number;
-    activePerThread: number;
-    concurrency: number;
-    hostConcurrency: number;
-    hostDelayMs: number;
-    maxPages: number;
-    defaultTimeoutSeconds: number;
-    maxTimeoutSeconds: number;
-  };
-  retentionDays: number;
+export type { CoreConfig, Role } from './core-config.js';
+
+/** Every setting: the core's, then each module's, in module order. Throws on a name declared twice. */
+export function allSettings(): [string, Setting][] {
+  const rows: [string, Setting][] = Object.entries(SETTINGS);
+  const seen = new Set(rows.map(([name]) => name));
+  for (const module of APP_MODULES) {
+    for (const [name, setting] of Object.entries(module.settings ?? {})) {
+      if (seen.has(name)) throw new Error(`setting ${name} of module ${module.name} is declared twice`);
+      seen.add(name);
+      rows.push([name, setting]);
+    }
+  }
+  return rows;
 }
+
+/** The typed configuration every part of the service receives: the core's and every module's slice. */
+export type AppConfig = CoreConfig & ModuleConfigs;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -83,7 +37,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
-  for (const [name, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+  for (const [name, setting] of allSettings()) {
     const raw = env[name] === undefined || env[name] === '' ? setting.default : env[name];
     if (raw === undefined) continue;
     const result = setting.schema.safeParse(raw);
@@ -94,7 +48,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   requireTogether(['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'], v, problems);
   requireTogether(['AUTH_JWT_ISSUER', 'AUTH_JWT_JWKS_URL', 'AUTH_JWT_AUDIENCE'], v, problems);
   if (problems.length > 0) throw new ConfigError(problems);
-  return {
+  const core: CoreConfig = {
     server: {
       port: v.PORT,
       host: v.HOST,
@@ -142,7 +96,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       convertThreads: v.CONVERT_THREADS === 'auto' ? Math.min(4, os.availableParallelism() - 1) : v.CONVERT_THREADS,
       convertSharing: v.CONVERT_SHARING,
     },
-    map: { timeBudgetMs: v.MAP_TIME_BUDGET_MS, maxPages: v.MAP_MAX_PAGES, maxUrls: v.MAP_MAX_URLS },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
     pubsub: v.PUBSUB,
     browser: {
@@ -162,19 +115,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: v.WORKER_MAX_ATTEMPTS,
       retryBaseMs: v.WORKER_RETRY_BASE_MS,
     },
-    webhooks: { retryScale: v.WEBHOOK_RETRY_SCALE, timeoutMs: v.WEBHOOK_TIMEOUT_MS, allowHttp: v.WEBHOOK_ALLOW_HTTP },
-    crawls: {
-      threads: v.CRAWL_THREADS,
-      activePerThread: v.CRAWL_ACTIVE_PER_THREAD,
-      concurrency: v.CRAWL_CONCURRENCY,
-      hostConcurrency: v.CRAWL_HOST_CONCURRENCY,
-      hostDelayMs: v.CRAWL_HOST_DELAY_MS,
-      maxPages: v.CRAWL_MAX_PAGES,
-      defaultTimeoutSeconds: v.CRAWL_DEFAULT_TIMEOUT_S,
-      maxTimeoutSeconds: v.CRAWL_MAX_TIMEOUT_S,
-    },
     retentionDays: v.RETENTION_DAYS,
   };
+  const modules: Record<string, unknown> = {};
+  for (const module of APP_MODULES) {
+    if (module.configKey && module.config) modules[module.configKey] = module.config(values as never);
+  }
+  return { ...core, ...modules } as AppConfig;
 }
 
 function requireTogether(names: (keyof Settings)[], v: Partial<Parsed>, problems: string[]): void {

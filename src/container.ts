@@ -1,35 +1,40 @@
 import { readFileSync } from 'node:fs';
+import { createCrawleeEngine } from '../engines/crawlee/crawlee.engine.js';
 import { createEngineSetup } from '../engines/index.js';
-import { publicBaseUrl, type AppConfig } from './config.js';
+import { builtinParsers } from '../plugins/parsers/index.js';
+import { builtinTransformers } from '../plugins/transformers/index.js';
+import { publicBaseUrl, type AppConfig, type Role } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
 import { signingSecret } from './domain/settings/settings.service.js';
-import { WorkSignal } from './domain/work-signal.js';
+import type { CrawlEngine } from './engine/crawl-engine.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
+import { createProxyPool } from './engine/proxy-pool.js';
 import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
 import { createRemoteEngine, type EngineChannel } from './engine/remote-engine.js';
 import { detectScriptRequirement } from './engine/selection.js';
 import { createLogger, type Logger } from './logger.js';
-import { builtinTransformers } from '../plugins/transformers/index.js';
+import { BACKGROUND_LANE, type ModuleJob, type ModuleLane } from './module/app-module.js';
+import { buildModules, type BuiltModules } from './module/build-modules.js';
+import type { PublicUrls } from './module/module-context.js';
+import { APP_MODULES, type ModuleServices } from './modules.js';
+import { createParserRegistry } from './parsers/parser.js';
 import { createContentPipeline } from './pipeline/content-pipeline.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
 import { createMemoryPubSub } from './pubsub/memory-pubsub.js';
 import { createPostgresPubSub } from './pubsub/postgres-pubsub.js';
 import type { PubSub } from './pubsub/pubsub.js';
-import { createServices, type Services } from './services.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore } from './storage/create-blob-store.js';
+import { maintenanceJob } from './workers/maintenance.js';
+import { JobQueue } from './workers/queue/job-queue.js';
+import { WorkSignal } from './workers/work-signal.js';
 
-export type { Services } from './services.js';
+export type { Role } from './config.js';
+export type { PublicUrls } from './module/module-context.js';
 
-export type Role = 'all' | 'api' | 'worker';
-
-/** Public addresses of this deployment; the bound port is known only after listen. */
-export interface PublicUrls {
-  base(): string;
-  docs(): string;
-  setBoundPort(port: number): void;
-}
+/** Every module's services, by name (`services.batches`, `services.crawls`...). */
+export type Services = ModuleServices;
 
 /** Everything a transport or job needs, wired once. The only place that knows every part. */
 export interface Container {
@@ -45,7 +50,15 @@ export interface Container {
   /** The outbound network policy every request the service makes goes through. */
   guard: OutboundGuard;
   engines: EngineRegistry;
+  /** The one job queue of all background work. */
+  queue: JobQueue;
   services: Services;
+  /** What the modules bring: routes, job kinds and lanes, maintenance. */
+  modules: BuiltModules;
+  /** Every job kind with its handler and lane: the modules' and the core's (maintenance). */
+  jobs: ModuleJob[];
+  /** The job threads of a worker process. */
+  lanes: ModuleLane[];
   /** Notified when this process queues background work (see startWorkers). */
   work: WorkSignal;
   close(): Promise<void>;
@@ -125,19 +138,40 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
         : null;
     if (convertPool) closers.unshift(() => convertPool.close());
     const work = new WorkSignal();
-    const services = createServices({
-      config,
-      db,
-      pubsub,
-      blobs,
-      guard,
-      engines,
-      logger,
-      secret,
-      pipeline,
-      convertPool,
-      work,
-    });
+    const queue = new JobQueue(db.orm);
+    let crawlEngine: CrawlEngine | null = null;
+    closers.unshift(async () => crawlEngine?.close?.());
+    const modules = buildModules(
+      APP_MODULES,
+      {
+        config,
+        role,
+        logger,
+        orm: db.orm,
+        pubsub,
+        blobs,
+        guard,
+        engines,
+        proxies: createProxyPool(config.proxies),
+        pipeline,
+        convertPool,
+        parsers: createParserRegistry(builtinParsers),
+        queue,
+        work,
+        secret,
+        urls,
+        crawlEngine: () =>
+          (crawlEngine ??= createCrawleeEngine({
+            engines,
+            dataDir: config.dataDir,
+            browserSlots: config.browser.poolSize,
+          })),
+      },
+      (module) => (module.configKey ? (config as unknown as Record<string, unknown>)[module.configKey] : undefined),
+    );
+    const maintenance = maintenanceJob(modules, queue, config, logger);
+    queue.define(maintenance.spec);
+    const services = modules.services as Services;
     return {
       config,
       role,
@@ -150,7 +184,11 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       blobs,
       guard,
       engines,
+      queue,
       services,
+      modules,
+      jobs: [...modules.jobs(), maintenance],
+      lanes: [...modules.lanes(), { name: BACKGROUND_LANE, threads: 1, single: true }],
       work,
       async close() {
         for (const close of closers) await close().catch((err: Error) => logger.error({ err }, 'close failed'));

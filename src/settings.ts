@@ -2,22 +2,23 @@ import { z } from 'zod';
 import { parseProxyList } from './engine/proxy-pool.js';
 
 /**
- * Every setting of the service, one row each: its environment variable, its schema (which
+ * Every core setting of the service, one row each (modules declare theirs in their own folder;
+ * src/config.ts reads both): its environment variable, its schema (which
  * parses the string form), its default and its documentation. src/config.ts reads the
  * environment through this table into AppConfig; `npm run config:docs` writes the README table
  * and `.env.example` from it (a test holds them together).
  */
-const bool = z
+export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const int = (min: number, max: number) =>
+export const int = (min: number, max: number) =>
   z
     .string()
     .regex(/^-?\d+$/, { error: 'expected an integer' })
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
-const list = z.string().transform((v) =>
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+export const list = z.string().transform((v) =>
   v
     .split(',')
     .map((s) => s.trim())
@@ -126,17 +127,6 @@ export const SETTINGS = {
     default: String(6 * 1024 * 1024),
     doc: 'Formats larger than this are not inlined (`size_exceeded`; spec: 6 MB).',
   },
-  MAP_TIME_BUDGET_MS: {
-    schema: int(1000, 300_000),
-    default: '15000',
-    doc: 'Time a map spends discovering (sitemaps and link discovery side by side); it answers with what it found by then.',
-  },
-  MAP_MAX_PAGES: {
-    schema: int(0, 10_000),
-    default: '50',
-    doc: 'Pages a map reads for links, from the start page outward (0: sitemaps only).',
-  },
-  MAP_MAX_URLS: { schema: int(1, 1_000_000), default: '100000', doc: 'URLs one map lists at most.' },
   IDEMPOTENCY_TTL_SECONDS: {
     schema: int(60, 30 * 86400),
     default: '86400',
@@ -164,53 +154,6 @@ export const SETTINGS = {
     schema: int(0, 3_600_000),
     default: '5000',
     doc: 'First retry delay of a failed item; each further retry waits 4× longer.',
-  },
-  CRAWL_THREADS: {
-    schema: int(0, 64),
-    default: '1',
-    doc: 'Crawl runner threads per worker process (0: this process runs no crawls).',
-  },
-  CRAWL_ACTIVE_PER_THREAD: {
-    schema: int(1, 64),
-    default: '4',
-    doc: 'Crawls one crawl runner thread works on at once.',
-  },
-  CRAWL_CONCURRENCY: { schema: int(1, 256), default: '8', doc: 'Pages of one crawl fetched at once.' },
-  CRAWL_HOST_CONCURRENCY: {
-    schema: int(1, 256),
-    default: '4',
-    doc: 'Pages of one crawl fetched from one host at once (politeness; robots.txt Crawl-delay also applies).',
-  },
-  CRAWL_HOST_DELAY_MS: {
-    schema: int(0, 600_000),
-    default: '0',
-    doc: 'Least time between two fetches of one crawl to one host; a larger robots.txt Crawl-delay wins.',
-  },
-  CRAWL_MAX_PAGES: { schema: int(1, 100_000), default: '10000', doc: 'Largest `max_pages` a crawl may ask for.' },
-  CRAWL_DEFAULT_TIMEOUT_S: {
-    schema: int(1, 604_800),
-    default: '1800',
-    doc: 'Time a crawl runs when the request sets no `timeout` (seconds); it then completes with what it reached.',
-  },
-  CRAWL_MAX_TIMEOUT_S: {
-    schema: int(1, 604_800),
-    default: '86400',
-    doc: 'Largest `timeout` a crawl may ask for (seconds).',
-  },
-  WEBHOOK_RETRY_SCALE: {
-    schema: z
-      .string()
-      .regex(/^\d+(\.\d+)?$/, { error: 'expected a number' })
-      .transform(Number)
-      .pipe(z.number().min(0).max(100)),
-    default: '1',
-    doc: 'Factor on the webhook retry schedule (2, 4, 7, 15 min); 0.001 makes it seconds for tests.',
-  },
-  WEBHOOK_TIMEOUT_MS: { schema: int(100, 120_000), default: '30000', doc: 'A receiver must answer within this.' },
-  WEBHOOK_ALLOW_HTTP: {
-    schema: bool,
-    default: 'false',
-    doc: 'Accept plain http:// webhook URLs (development); by default they must be https.',
   },
   RETENTION_DAYS: {
     schema: int(1, 36_500),
@@ -261,9 +204,14 @@ export const SETTINGS = {
 } satisfies Record<string, Setting>;
 
 export type Settings = typeof SETTINGS;
-/** What each setting parses to (undefined when it has no default and is unset). */
-export type Parsed = {
-  [K in keyof Settings]: Settings[K] extends { default: string }
-    ? z.output<Settings[K]['schema']>
-    : z.output<Settings[K]['schema']> | undefined;
+
+/** A table of settings (a module's, or the core's): environment variable → its row. */
+export type SettingsTable = Record<string, Setting>;
+
+/** What each setting of a table parses to (undefined when it has no default and is unset). */
+export type ParsedOf<T extends SettingsTable> = {
+  [K in keyof T]: T[K] extends { default: string } ? z.output<T[K]['schema']> : z.output<T[K]['schema']> | undefined;
 };
+
+/** What each core setting parses to. */
+export type Parsed = ParsedOf<Settings>;

@@ -1,5 +1,5 @@
 import type { BasicCrawlingContext } from '@crawlee/cheerio';
-import type { CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import type { CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
 import { extractPageLinks } from '../../src/domain/maps/page-links.js';
 import type { EngineRegistry } from '../../src/engine/registry.js';
 import type { PageSnapshot } from '../../src/engine/types.js';

@@ -1,5 +1,5 @@
 import type { CheerioCrawlingContext } from '@crawlee/cheerio';
-import type { FoundLink } from '../../src/domain/crawls/crawl-engine.js';
+import type { FoundLink } from '../../src/engine/crawl-engine.js';
 import { normalizeUrl } from '../../src/url/normalize.js';
 
 type Cheerio$ = CheerioCrawlingContext['$'];

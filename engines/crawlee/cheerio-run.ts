@@ -1,5 +1,5 @@
 import type { CheerioCrawlingContext } from '@crawlee/cheerio';
-import type { CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import type { CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
 import { extractLinks } from './cheerio-links.js';
 import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
 import { EngineHttpClient, type SnapshotFetcher } from './engine-http-client.js';

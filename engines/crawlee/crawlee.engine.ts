@@ -1,4 +1,4 @@
-import type { CrawlEngine, CrawlEngineOptions, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import type { CrawlEngine, CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
 import type { EngineRegistry } from '../../src/engine/registry.js';
 import { errors } from '../../src/errors.js';
 import { runCheerio } from './cheerio-run.js';

@@ -1,5 +1,5 @@
 import type { Dictionary, IRequestManager, Request, RequestProvider } from '@crawlee/cheerio';
-import type { CrawlTarget, CrawlWork } from '../../src/domain/crawls/crawl-engine.js';
+import type { CrawlTarget, CrawlWork } from '../../src/engine/crawl-engine.js';
 
 /** The crawl target behind a Crawlee request. */
 export interface TargetData {

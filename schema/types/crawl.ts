@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CrawlPagesQuery, CreateCrawlInput, PreviewCrawlFilterInput } from '../../src/domain/crawls/crawl.schema.js';
 import { progressEvent } from '../../src/domain/crawls/crawl-progress.js';
 import type { Crawl } from '../../src/domain/crawls/crawl.entity.js';
-import { presentCrawl, presentCrawlPages, presentFilterPreview } from '../../src/http/presenters/crawl.presenter.js';
+import { presentCrawl, presentCrawlPages, presentFilterPreview } from '../../src/domain/crawls/crawl.presenter.js';
 import type { CrawlProgressEvent } from '../../src/pubsub/events.js';
 import { resourceChannel } from '../../src/pubsub/events.js';
 import { builder } from '../builder.js';

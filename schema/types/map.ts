@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreateMapInput, GetMapQuery } from '../../src/domain/maps/map.schema.js';
-import { presentMap } from '../../src/http/presenters/map.presenter.js';
+import { presentMap } from '../../src/domain/maps/map.presenter.js';
 import { builder } from '../builder.js';
 import { fromCamel, validateWith } from '../camel-input.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { RetrieveQuery } from '../../src/domain/pages/retrieve.schema.js';
 import { CreateScrapeInput } from '../../src/domain/scrapes/scrape.schema.js';
-import { presentRetrieve } from '../../src/http/presenters/page.presenter.js';
-import { presentScrape } from '../../src/http/presenters/scrape.presenter.js';
+import { presentRetrieve } from '../../src/domain/pages/page.presenter.js';
+import { presentScrape } from '../../src/domain/scrapes/scrape.presenter.js';
 import { builder } from '../builder.js';
 import { fromCamel, validateWith } from '../camel-input.js';
 

@@ -1,10 +1,10 @@
 // `npm run config:docs`: rewrites .env.example and the README's configuration table from
-// SETTINGS in src/settings.ts, so the documentation cannot drift from the code (a test checks it).
+// every setting (src/settings.ts and each module's), so the documentation cannot drift from the code (a test checks it).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SETTINGS } from '../settings.js';
+import { allSettings } from '../config.js';
 
 const root = new URL('../../', import.meta.url);
-const rows = Object.entries(SETTINGS) as [string, { default?: string; doc: string }][];
+const rows = allSettings() as [string, { default?: string; doc: string }][];
 
 const example = [
   '# Gleaner configuration. Copy to .env or export these; every one is optional.',

@@ -1,8 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
-import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { ENTITIES, MIGRATIONS } from './schema.js';
 import type { PgTarget } from './embedded/embedded-database.js';
 
 export type Orm = MikroORM;

@@ -12,8 +12,8 @@ import { bodyLimit, payloadTooLarge } from './middleware/body-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestContext } from './middleware/request-context.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { mountRoutes, type AnyRoute } from './route.js';
-import { v1Routes } from './v1/index.js';
+import type { AnyRoute } from '../module/route.js';
+import { mountRoutes } from './mount-routes.js';
 
 export interface HttpApp {
   app: Hono<AppEnv>;
@@ -30,7 +30,7 @@ export interface HttpApp {
 export function createHttpApp(container: Container): HttpApp {
   const { services, config, urls } = container;
   const app = new Hono<AppEnv>();
-  const routes = v1Routes(services);
+  const routes = container.modules.routes();
   const authenticate = async (c: Context<AppEnv>): Promise<Actor> => {
     const cached = c.get('actor');
     if (cached) return cached;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_KINDS } from '../errors.js';
-import { successStatus, type AnyRoute } from './route.js';
+import { successStatus, type AnyRoute } from '../module/route.js';
 
 type Json = Record<string, unknown>;
 

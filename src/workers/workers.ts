@@ -5,11 +5,11 @@ import { isEngineRequest, serveEngine, type EngineServer } from '../engine/remot
 import { isRelayedEvent } from '../pubsub/thread-pubsub.js';
 import { moduleUrl } from '../runtime/module-url.js';
 import type { JobData, JobMessage } from './job-thread.js';
-import { pendingWork } from './pending-work.js';
+import { scheduleMaintenance } from './maintenance.js';
 
 /** Every Bree job runs through this shim (Node 20 cannot start a .ts worker by itself). */
 const SHIM = new URL('../runtime/ts-worker.mjs', import.meta.url).pathname;
-const job = (file: string) => moduleUrl(`./jobs/${file}`, import.meta.url).href;
+const LANE_JOB = moduleUrl('./jobs/lane.job.ts', import.meta.url).href;
 
 export interface Workers {
   /** Resolves once the first look at the database is done and the threads it started have booted. */
@@ -20,57 +20,49 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-type JobKind = 'batch' | 'crawl' | 'webhook' | 'maintenance';
-
-interface JobSpec {
+/** One job thread: its Bree name and the lane whose jobs it runs. */
+interface ThreadSpec {
   name: string;
-  file: string;
-  kind: JobKind;
+  lane: string;
 }
 
 /** How often the supervisor looks at the database for work (work queued here wakes it at once). */
 const POLL_MS = 1000;
-/** Maintenance comes up at least this often, to delete what outlived RETENTION_DAYS. */
-const PURGE_EVERY_MS = 3_600_000;
-/** ...the first time this long after the process starts (a boot has enough to do). */
+/** The first maintenance round of an hour is due this long after the process starts (a boot has enough to do). */
 const FIRST_PURGE_AFTER_MS = 300_000;
 /** A job thread that ends without being asked to is started again after this pause. */
 const RESTART_PAUSE_MS = 1000;
 
 /**
- * Runs the background jobs as Bree worker threads, each with its own database pool: batch
- * runners, crawl runners, the webhook deliverer and maintenance (reaper, retention). Their state
- * lives in Postgres, so any number of processes on any number of machines can run them against
- * one database.
+ * Runs the background jobs as Bree worker threads, each with its own database pool. Modules
+ * declare job kinds and the lanes (groups of threads) that run them: batch runners, crawl
+ * runners, the webhook deliverer, maintenance. Their state is the one job queue in Postgres, so
+ * any number of processes on any number of machines can run them against one database.
  *
  * A thread costs ~100 MB of memory (its own module graph and heap) and seconds of CPU to boot,
  * so threads run only while there is work for them: once a second (and at once when this
- * process's API queues a batch or a crawl) the supervisor asks the database which kinds of work
- * are pending (`pendingWork`), starts the threads of those kinds, and stops a kind's threads
- * gracefully after `WORKER_IDLE_STOP_MS` without any. `WORKER_IDLE_STOP_MS=0` keeps every thread
- * running. A thread that ends without being asked to is restarted while its kind has work.
+ * process's API queues work) the supervisor asks the queue which kinds of jobs are pending
+ * (`JobQueue.pendingKinds`, one query), starts the threads of the lanes that run them, and stops
+ * a lane's threads gracefully after `WORKER_IDLE_STOP_MS` without any. `WORKER_IDLE_STOP_MS=0`
+ * keeps every thread running. A thread that ends without being asked to is restarted while its
+ * lane has work. Each hour it queues that hour's maintenance round (one job, whoever queues it).
  */
 export async function startWorkers(container: Container): Promise<Workers> {
-  const { config, logger, db } = container;
+  const { config, logger, db, queue } = container;
   const data: JobData = {
     config,
     connection: db.connection,
     relayEvents: container.pubsub.kind === 'memory',
   };
-  const specs: JobSpec[] = [
-    ...Array.from({ length: config.workers.threads }, (_, i) => ({
-      name: `batch-runner-${i + 1}`,
-      file: 'batch-runner.job.ts',
-      kind: 'batch' as const,
-    })),
-    ...Array.from({ length: config.crawls.threads }, (_, i) => ({
-      name: `crawl-runner-${i + 1}`,
-      file: 'crawl-runner.job.ts',
-      kind: 'crawl' as const,
-    })),
-    { name: 'webhook-deliverer', file: 'webhook-deliverer.job.ts', kind: 'webhook' },
-    { name: 'maintenance', file: 'maintenance.job.ts', kind: 'maintenance' },
-  ];
+  const specs: ThreadSpec[] = container.lanes.flatMap((lane) =>
+    lane.single
+      ? [{ name: lane.name, lane: lane.name }]
+      : Array.from({ length: lane.threads }, (_, i) => ({ name: `${lane.name}-${i + 1}`, lane: lane.name })),
+  );
+  const kindsOf = new Map<string, string[]>();
+  for (const job of container.jobs) {
+    if (job.concurrency > 0) kindsOf.set(job.lane, [...(kindsOf.get(job.lane) ?? []), job.spec.kind]);
+  }
   const idleStopMs = config.workers.idleStopMs;
   let closed = false;
   // Job threads render pages with this thread's browser engine: one Chromium per process.
@@ -83,15 +75,12 @@ export async function startWorkers(container: Container): Promise<Workers> {
     }
     return server;
   };
-  // When each kind last had work (-Infinity: never); a kind is wanted until idleStopMs after that.
-  const lastWork: Record<JobKind, number> = {
-    batch: -Infinity,
-    crawl: -Infinity,
-    webhook: -Infinity,
-    maintenance: -Infinity,
-  };
-  let lastMaintenanceStart = Date.now() - PURGE_EVERY_MS + FIRST_PURGE_AFTER_MS;
-  const wanted = (kind: JobKind) => idleStopMs === 0 || Date.now() - lastWork[kind] < idleStopMs;
+  // When each lane last had work (absent: never); a lane is wanted until idleStopMs after that.
+  const lastWork = new Map<string, number>();
+  const wanted = (lane: string) =>
+    kindsOf.has(lane) && (idleStopMs === 0 || Date.now() - (lastWork.get(lane) ?? -Infinity) < idleStopMs);
+  const started = Date.now();
+  let maintenanceHour = -1;
   /** Threads asked to stop for want of work; their exit is not a crash. */
   const stopping = new Set<string>();
   const restarts = new Map<string, NodeJS.Timeout>();
@@ -104,7 +93,7 @@ export async function startWorkers(container: Container): Promise<Workers> {
     jobs: specs.map((spec) => ({
       name: spec.name,
       path: SHIM,
-      worker: { workerData: { entry: job(spec.file), data } },
+      worker: { workerData: { entry: LANE_JOB, data: { ...data, lane: spec.lane } } },
     })),
     workerMessageHandler: ({ name, message }: { name: string; message: unknown }) => {
       if (isEngineRequest(message)) {
@@ -123,9 +112,8 @@ export async function startWorkers(container: Container): Promise<Workers> {
     },
   });
 
-  const start = (spec: JobSpec): Promise<void> => {
+  const start = (spec: ThreadSpec): Promise<void> => {
     const booted = new Promise<void>((resolve) => booting.set(spec.name, resolve));
-    if (spec.kind === 'maintenance') lastMaintenanceStart = Date.now();
     void bree.run(spec.name).catch((err: unknown) => {
       logger.error({ err, job: spec.name }, 'starting a job thread failed');
       booting.get(spec.name)?.();
@@ -133,7 +121,7 @@ export async function startWorkers(container: Container): Promise<Workers> {
     logger.info({ job: spec.name }, 'job thread started');
     return booted;
   };
-  const stopIdle = (spec: JobSpec) => {
+  const stopIdle = (spec: ThreadSpec) => {
     stopping.add(spec.name);
     logger.info({ job: spec.name, idle_ms: idleStopMs }, 'job thread stopping: no work');
     bree
@@ -149,31 +137,35 @@ export async function startWorkers(container: Container): Promise<Workers> {
     engineServers.delete(name);
     const spec = specs.find((s) => s.name === name);
     if (closed || !spec || stopping.has(name)) return;
-    if (!wanted(spec.kind)) return;
+    if (!wanted(spec.lane)) return;
     // A loop that ended by itself crashed: it comes back (with a pause, so a crash loop stays cheap).
     logger.warn({ job: name }, 'worker job exited; restarting in 1 s');
     restarts.set(
       name,
       setTimeout(() => {
         restarts.delete(name);
-        if (!closed && wanted(spec.kind) && !bree.workers.has(name)) void start(spec);
+        if (!closed && wanted(spec.lane) && !bree.workers.has(name)) void start(spec);
       }, RESTART_PAUSE_MS),
     );
   });
 
-  /** Starts the threads of the kinds that have work, stops those idle for idleStopMs. */
+  /** Starts the threads of the lanes that have work, stops those idle for idleStopMs. */
   const reconcile = async (): Promise<Promise<void>[]> => {
+    const now = Date.now();
+    const hour = Math.floor(now / 3_600_000);
+    if (hour !== maintenanceHour) {
+      // This hour's round: due 5 minutes after the process started, else at once.
+      await scheduleMaintenance(queue, new Date(now), Math.max(0, started + FIRST_PURGE_AFTER_MS - now));
+      maintenanceHour = hour;
+    }
     if (idleStopMs > 0) {
-      const now = Date.now();
-      const pending = await pendingWork(db.orm, idleStopMs);
-      for (const kind of ['batch', 'crawl', 'webhook'] as const) if (pending[kind]) lastWork[kind] = now;
-      // The reaper must run wherever leases of batch items or webhook deliveries can expire.
-      if (pending.batch || pending.webhook || now - lastMaintenanceStart >= PURGE_EVERY_MS) lastWork.maintenance = now;
+      const pending = await queue.pendingKinds(idleStopMs);
+      for (const [lane, kinds] of kindsOf) if (kinds.some((k) => pending.has(k))) lastWork.set(lane, now);
     }
     const booted: Promise<void>[] = [];
     for (const spec of specs) {
       const running = bree.workers.has(spec.name);
-      if (wanted(spec.kind)) {
+      if (wanted(spec.lane)) {
         if (!running && !restarts.has(spec.name) && !closed) booted.push(start(spec));
       } else if (running && !stopping.has(spec.name)) {
         stopIdle(spec);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContainer, type Container } from '../../src/container.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { pendingWork } from '../../src/workers/pending-work.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -87,8 +86,9 @@ describe('job threads on demand', { timeout: 180_000 }, () => {
     } finally {
       clearInterval(watch);
     }
-    // The batch runner and the reaper ran; crawls and webhooks had nothing to do.
-    expect([...seen].sort()).toEqual(['batch-runner-1', 'maintenance']);
+    // The batch runner ran (it reaps its own kind's expired leases); crawls, webhooks and
+    // maintenance (first due 5 minutes after start) had nothing to do.
+    expect([...seen].sort()).toEqual(['batch-runner-1']);
     await until('the threads to stop', () => running().length === 0);
   });
 
@@ -114,36 +114,39 @@ describe('job threads on demand', { timeout: 180_000 }, () => {
   });
 });
 
-describe('pendingWork', () => {
-  it('counts queued items due within the horizon, running items, and crawls in progress', async () => {
-    const orm = other.container.db.orm;
-    const exec = (sql: string) => orm.em.getConnection().execute(sql);
-    // Nothing is pending once the tests above are done.
-    expect(await pendingWork(orm, 1000)).toEqual({ batch: false, crawl: false, webhook: false });
+describe('JobQueue.pendingKinds', () => {
+  it('counts jobs due within the horizon and running jobs, per kind', async () => {
+    const { queue } = other.container;
+    const exec = (sql: string) => other.container.db.orm.em.getConnection().execute(sql);
+    const pending = async (horizonMs: number) => [...(await queue.pendingKinds(horizonMs))].sort();
+    // Nothing is pending once the tests above are done (maintenance is due in 5 minutes).
+    expect(await pending(1000)).toEqual([]);
     await app.workers!.stop(); // nothing claims what follows
     const id = await postBatch(other.server.url, { items: items('later', 2), formats: ['markdown'] });
-    expect((await pendingWork(orm, 1000)).batch).toBe(true);
-    await exec(`update batch_items set run_at = now() + interval '1 hour' where batch_id = '${id}'`);
-    expect((await pendingWork(orm, 1000)).batch).toBe(false);
-    expect((await pendingWork(orm, 2 * 3_600_000)).batch).toBe(true);
+    const jobsOf = `(select id from batch_items where batch_id = '${id}')`;
+    expect(await pending(1000)).toEqual(['batch.item']);
+    await exec(`update jobs set run_at = now() + interval '1 hour' where id in ${jobsOf}`);
+    expect(await pending(1000)).toEqual([]);
+    expect(await pending(2 * 3_600_000)).toContain('batch.item');
     await exec(
-      `update batch_items set status = 'running', lease_expires_at = now() + interval '1 hour'
+      `update jobs set status = 'running', lease_expires_at = now() + interval '1 hour'
         where id = (select id from batch_items where batch_id = '${id}' limit 1)`,
     );
-    expect((await pendingWork(orm, 1000)).batch).toBe(true);
-    await exec(`update batch_items set status = 'completed' where batch_id = '${id}'`);
-    expect((await pendingWork(orm, 2 * 3_600_000)).batch).toBe(false);
+    expect(await pending(1000)).toEqual(['batch.item']);
+    await exec(`update jobs set status = 'completed' where id in ${jobsOf}`);
+    expect(await pending(1000)).toEqual([]);
     await exec(
-      `update webhook_events set status = 'pending', next_attempt_at = now() + interval '1 hour' where id in (select id from webhook_events limit 1)`,
+      `update jobs set status = 'queued', run_at = now() + interval '1 hour'
+        where id in (select id from webhook_events limit 1)`,
     );
-    expect((await pendingWork(orm, 1000)).webhook).toBe(false);
-    expect((await pendingWork(orm, 2 * 3_600_000)).webhook).toBe(true);
+    expect(await pending(1000)).toEqual([]);
+    expect(await pending(2 * 3_600_000)).toEqual(expect.arrayContaining(['webhook.delivery']));
     const crawl = await fetch(`${other.server.url}/v1/crawls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${app.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ start_url: site.url('/page/start'), max_pages: 1 }),
     });
     expect(crawl.status).toBe(200);
-    expect((await pendingWork(orm, 1000)).crawl).toBe(true);
+    expect(await pending(1000)).toContain('crawl.run');
   });
 });

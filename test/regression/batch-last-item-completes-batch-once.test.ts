@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BATCH_ITEM_JOB, type BatchItemPayload } from '../../src/domain/batches/batch-ledger.js';
 import { Page } from '../../src/domain/pages/page.entity.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -17,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 it('the transaction that ends the last item completes the batch and writes one webhook event', async () => {
-  const { batches, batchQueue } = app.container.services;
+  const { batches, batchLedger } = app.container.services;
+  const { queue } = app.container;
   const actor = { teamId: app.teamId, via: 'api_key' as const };
   const n = 24;
   const batch = await batches.create(actor, {
@@ -25,22 +27,21 @@ it('the transaction that ends the last item completes the batch and writes one w
     webhook: 'https://hooks.example.com/batch',
   });
   const owners = ['w1', 'w2', 'w3'];
-  const claimed = (await Promise.all(owners.map((o) => batchQueue.claim(o, n)))).flatMap((items, i) =>
-    items.map((item) => ({ owner: owners[i]!, item })),
+  const claimed = (await Promise.all(owners.map((o) => queue.claim<BatchItemPayload>(BATCH_ITEM_JOB, o, n)))).flatMap(
+    (items, i) => items.map((item) => ({ owner: owners[i]!, item })),
   );
   expect(claimed).toHaveLength(n);
   const outcomes = await Promise.all(
-    claimed.map(({ owner, item }, i) =>
+    claimed.map(({ item }, i) =>
       i % 5 === 0
-        ? batchQueue.fail(owner, item, { code: 'upstream_error', message: 'x' })
-        : batchQueue.complete(
-            owner,
+        ? batchLedger.fail(item, { code: 'upstream_error', message: 'x' })
+        : batchLedger.complete(
             item,
             Object.assign(new Page(), {
-              id: item.retrieveId,
-              teamId: item.teamId,
+              id: item.payload.retrieveId,
+              teamId: item.teamId!,
               source: 'batch',
-              url: item.url,
+              url: item.payload.url,
               formats: {},
               pageMetadata: { title: '' },
             }),
@@ -60,5 +61,5 @@ it('the transaction that ends the last item completes the batch and writes one w
     data: { items_total: n, items_completed: n - 5, items_failed: 5 },
   });
   // Ending an item twice is refused: the lease is gone.
-  expect(await batchQueue.complete(claimed[1]!.owner, claimed[1]!.item, new Page())).toBeNull();
+  expect(await batchLedger.complete(claimed[1]!.item, new Page())).toBeNull();
 });

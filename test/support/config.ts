@@ -10,7 +10,7 @@ export function testConfig(overrides: DeepPartial<AppConfig> = {}): AppConfig {
   const base = loadConfig({});
   const merged = merge(base, overrides) as AppConfig;
   if (!overrides.dataDir) merged.dataDir = tempDir('gleaner-data-');
-  merged.logLevel = overrides.logLevel ?? 'silent';
+  merged.logLevel = overrides.logLevel ?? (process.env.TEST_LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'silent';
   if (overrides.server?.port === undefined) merged.server.port = 0;
   if (overrides.server?.host === undefined) merged.server.host = '127.0.0.1';
   // Job threads boot with the app (in startTestApp's budget) and stay up, so a test's own

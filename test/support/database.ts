@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { MIGRATIONS } from '../../src/db/migrations/index.js';
+import { MIGRATIONS } from '../../src/db/schema.js';
 import { createOrm, migrate } from '../../src/db/orm.js';
 import { adminDatabaseUrl } from './env.js';
 

@@ -2,10 +2,13 @@ import { EntitySchema } from '@mikro-orm/core';
 import { columns } from '../shared/columns.js';
 import { Batch } from './batch.entity.js';
 
-/** queued → running (leased) → completed | failed; a failed attempt that may be retried goes back to queued. */
+/**
+ * queued → completed | failed. `running` is not stored: an item is shown running while its job
+ * (same id, src/workers/queue) is leased.
+ */
 export type BatchItemStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-/** One URL of a batch, and its place in the work queue. */
+/** One URL of a batch; its job on the queue has the same id. */
 export class BatchItem {
   id!: string;
   batchId!: string;
@@ -20,10 +23,6 @@ export class BatchItem {
   /** Where the content will be retrievable; known from creation. */
   retrieveId!: string;
   status: BatchItemStatus = 'queued';
-  attempts = 0;
-  runAt: Date = new Date();
-  leaseOwner: string | null = null;
-  leaseExpiresAt: Date | null = null;
   errorCode: string | null = null;
   errorMessage: string | null = null;
   finishedAt: Date | null = null;
@@ -32,11 +31,7 @@ export class BatchItem {
 export const BatchItemSchema = new EntitySchema<BatchItem>({
   class: BatchItem,
   tableName: 'batch_items',
-  indexes: [
-    { name: 'batch_items_batch_id_seq_index', properties: ['batchId', 'seq'] },
-    { name: 'batch_items_status_run_at_index', properties: ['status', 'runAt'] },
-    { name: 'batch_items_status_lease_expires_at_index', properties: ['status', 'leaseExpiresAt'] },
-  ],
+  indexes: [{ name: 'batch_items_batch_id_seq_index', properties: ['batchId', 'seq'] }],
   uniques: [{ name: 'batch_items_batch_id_custom_id_unique', properties: ['batchId', 'customId'] }],
   properties: {
     id: columns.id(),
@@ -56,10 +51,6 @@ export const BatchItemSchema = new EntitySchema<BatchItem>({
     metadata: { type: 'json', columnType: 'jsonb', nullable: true },
     retrieveId: { type: 'string', columnType: 'text' },
     status: { type: 'string', columnType: 'text' },
-    attempts: { type: 'integer', default: 0 },
-    runAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
-    leaseOwner: { type: 'text', nullable: true },
-    leaseExpiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     errorCode: { type: 'text', nullable: true },
     errorMessage: { type: 'text', nullable: true },
     finishedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -9,10 +9,13 @@ import { parseInput } from '../../validation.js';
 import type { Actor } from '../auth/actor.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import { MetadataSchema } from '../shared/metadata.schema.js';
-import { validateWebhookUrl } from '../webhooks/webhook-url.js';
+import type { WebhookUrlPolicy } from '../webhooks/webhook-url.js';
+import { exec } from '../../db/sql.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { BatchItem } from './batch-item.entity.js';
+import { BATCH_ITEM_JOB } from './batch-ledger.js';
 import { batchProgressEvent } from './batch-progress.js';
-import type { WorkSignal } from '../work-signal.js';
+import type { WorkSignal } from '../../workers/work-signal.js';
 import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
 import { Batch } from './batch.entity.js';
 
@@ -21,7 +24,8 @@ export interface BatchServiceDeps {
   executor: ScrapeExecutor;
   guard: OutboundGuard;
   pubsub: PubSub;
-  allowHttpWebhooks: boolean;
+  queue: JobQueue;
+  webhookUrls: WebhookUrlPolicy;
   /** Wakes this process's job supervisor when a batch is queued. */
   work?: WorkSignal;
 }
@@ -42,10 +46,7 @@ export class BatchService {
     const targets = items.map((item, i) => this.checkItemUrl(item.url, `items[${i}].url`));
     const hook = webhook ?? webhook_url;
     const webhookUrl = hook
-      ? await validateWebhookUrl(hook, webhook !== undefined ? 'webhook' : 'webhook_url', {
-          guard: this.deps.guard,
-          allowHttp: this.deps.allowHttpWebhooks,
-        })
+      ? await this.deps.webhookUrls.validate(hook, webhook !== undefined ? 'webhook' : 'webhook_url')
       : null;
     this.deps.executor.prepare(options); // formats, parser, engine capabilities: refused before anything is stored
     const batch = Object.assign(new Batch(), {
@@ -74,14 +75,24 @@ export class BatchService {
     await this.deps.orm.em.fork().transactional(async (em) => {
       em.persist(batch);
       await em.flush();
-      await em.getConnection().execute(
-        `insert into batch_items (id, batch_id, team_id, seq, custom_id, url, host, metadata, retrieve_id, status, attempts, run_at)
-         select r.id, r.batch_id, r.team_id, r.seq, r.custom_id, r.url, r.host, r.metadata, r.retrieve_id, 'queued', 0, now()
+      await exec(
+        em,
+        `insert into batch_items (id, batch_id, team_id, seq, custom_id, url, host, metadata, retrieve_id, status)
+         select r.id, r.batch_id, r.team_id, r.seq, r.custom_id, r.url, r.host, r.metadata, r.retrieve_id, 'queued'
          from jsonb_to_recordset(?::jsonb) as r(id text, batch_id text, team_id text, seq int, custom_id text, url text,
                                                 host text, metadata jsonb, retrieve_id text)`,
         [JSON.stringify(rows)],
-        'run',
-        em.getTransactionContext(),
+      );
+      // Each item is a job on the queue: its id is the item's, its concurrency key the host.
+      await this.deps.queue.enqueue(
+        rows.map((r) => ({
+          id: r.id,
+          kind: BATCH_ITEM_JOB,
+          teamId: r.team_id,
+          payload: { batchId: r.batch_id, url: r.url, retrieveId: r.retrieve_id },
+          concurrencyKey: r.host,
+        })),
+        em,
       );
     });
     this.deps.work?.notify();
@@ -123,6 +134,15 @@ export class BatchService {
     const limit = query.limit ?? BATCH_LIMITS.pageSize.default;
     const offset = query.cursor ?? 0;
     const [items, total] = await em.findAndCount(BatchItem, where, { orderBy: { seq: 'asc' }, limit, offset });
+    // An item not ended yet is `running` while its job is leased (the job queue knows).
+    const open = items.filter((i) => i.status === 'queued').map((i) => i.id);
+    if (open.length > 0) {
+      const running = await exec<{ id: string }>(em, `select id from jobs where id in (?) and status = 'running'`, [
+        open,
+      ]);
+      const ids = new Set(running.map((r) => r.id));
+      for (const item of items) if (ids.has(item.id)) item.status = 'running';
+    }
     return { batch, items, total, nextCursor: offset + items.length < total ? offset + items.length : null };
   }
 

@@ -2,7 +2,7 @@ import { AppError, errors } from '../../errors.js';
 import { idSuffix } from '../../ids.js';
 import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
 import type { PreparedScrape } from '../scrapes/scrape-executor.js';
-import type { CrawledPage } from './crawl-engine.js';
+import type { CrawledPage } from '../../engine/crawl-engine.js';
 import type { CrawlRecords, UrlEnd } from './crawl-records.js';
 import type { ClaimedCrawl, CrawlCounters, FrontierRow } from './crawl-rows.js';
 import type { CrawlScope } from './crawl-scope.js';

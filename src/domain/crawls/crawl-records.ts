@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Page } from '../pages/page.entity.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { CrawlStopReason } from './crawl.entity.js';
@@ -52,13 +53,15 @@ const COUNTER_OF: Record<UrlEnd['status'], string> = {
 
 /**
  * Every write a runner makes for a crawl: one transaction per outcome, each starting by
- * locking the crawl row while checking that the runner still holds the lease (so a runner that
- * lost its crawl records nothing), and ending with the crawl's counters. Finishing the crawl
- * writes its `crawl.completed` webhook event in the same transaction.
+ * checking that the runner still holds the crawl's job (so a runner that lost its crawl
+ * records nothing) and locking the crawl row, and ending with the crawl's counters. Finishing
+ * the crawl completes its job and writes its `crawl.completed` webhook event in the same
+ * transaction.
  */
 export class CrawlRecords {
   constructor(
     private readonly orm: Orm,
+    private readonly queue: JobQueue,
     private readonly outbox: WebhookOutbox,
   ) {}
 
@@ -127,37 +130,48 @@ export class CrawlRecords {
     warning: string | null,
   ): Promise<FinishedCrawl | null> {
     return this.orm.em.fork().transactional(async (em) => {
-      const [row] = await exec(
-        em,
-        `update crawls set status = 'completed', completed_at = now(), stop_reason = ?, warning = coalesce(?, warning),
-           lease_owner = null, lease_expires_at = null
-         where id = ? and lease_owner = ? and status = 'in_progress' returning *`,
-        [reason, warning, crawlId, owner],
-      );
-      if (!row) return null;
-      await exec(em, `update crawl_frontier set status = 'queued' where crawl_id = ? and status = 'running'`, [
-        crawlId,
-      ]);
-      if (row.webhook) {
-        await this.outbox.enqueue(em, {
-          teamId: row.team_id as string,
-          type: 'crawl.completed',
-          resourceId: crawlId,
-          url: row.webhook as string,
-          data: completedEventData(row),
-        });
-      }
-      return { counters: toCounters(row), teamId: row.team_id as string };
+      if (!(await this.queue.complete(em, { id: crawlId, owner }))) return null;
+      return this.finishIn(em, crawlId, reason, warning);
     });
   }
 
-  /** Locks the crawl row if `owner` holds its lease; null otherwise. */
-  private async lockHeld(em: EntityManager, owner: string, crawlId: string): Promise<Row | null> {
+  /**
+   * Completes the crawl in `em`'s transaction (the crawl job's `onFailed` does, when the workers
+   * running it kept dying): counters as they stand, URLs in flight back to queued.
+   */
+  async finishIn(
+    em: EntityManager,
+    crawlId: string,
+    reason: CrawlStopReason,
+    warning: string | null,
+  ): Promise<FinishedCrawl | null> {
     const [row] = await exec(
       em,
-      `select pages_count, frontier_count from crawls
-       where id = ? and lease_owner = ? and status = 'in_progress' and lease_expires_at > now() for update`,
-      [crawlId, owner],
+      `update crawls set status = 'completed', completed_at = now(), stop_reason = ?, warning = coalesce(?, warning)
+       where id = ? and status = 'in_progress' returning *`,
+      [reason, warning, crawlId],
+    );
+    if (!row) return null;
+    await exec(em, `update crawl_frontier set status = 'queued' where crawl_id = ? and status = 'running'`, [crawlId]);
+    if (row.webhook) {
+      await this.outbox.enqueue(em, {
+        teamId: row.team_id as string,
+        type: 'crawl.completed',
+        resourceId: crawlId,
+        url: row.webhook as string,
+        data: completedEventData(row),
+      });
+    }
+    return { counters: toCounters(row), teamId: row.team_id as string };
+  }
+
+  /** Locks the crawl row if `owner` holds its job's lease; null otherwise. */
+  private async lockHeld(em: EntityManager, owner: string, crawlId: string): Promise<Row | null> {
+    if (!(await this.queue.holds(em, crawlId, owner))) return null;
+    const [row] = await exec(
+      em,
+      `select pages_count, frontier_count from crawls where id = ? and status = 'in_progress' for update`,
+      [crawlId],
     );
     return row ?? null;
   }

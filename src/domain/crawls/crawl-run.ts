@@ -4,9 +4,9 @@ import { compileUrlFilter } from '../../url/glob.js';
 import { createRobotsCache, type RobotsCache } from '../maps/robots-cache.js';
 import { ROBOTS_PRODUCT_TOKEN } from '../maps/map.service.js';
 import type { PreparedScrape } from '../scrapes/scrape-executor.js';
-import type { CrawlEngine, CrawlTarget, CrawlWork, CrawledPage } from './crawl-engine.js';
+import type { CrawlEngine, CrawlTarget, CrawlWork, CrawledPage } from '../../engine/crawl-engine.js';
 import type { CrawlStopReason } from './crawl.entity.js';
-import type { CrawlLeases } from './crawl-leases.js';
+import type { CrawlFrontier } from './crawl-frontier.js';
 import { classifyFailure, handleFetchedPage, type PageHandlerDeps } from './crawl-page-handler.js';
 import type { CrawlProgress } from './crawl-progress.js';
 import type { CrawlRecords, UrlEnd } from './crawl-records.js';
@@ -26,7 +26,7 @@ export interface CrawlRunSettings {
 }
 
 export interface CrawlRunDeps {
-  leases: CrawlLeases;
+  frontier: CrawlFrontier;
   records: CrawlRecords;
   engine: CrawlEngine;
   snapshots: SnapshotExecutor;
@@ -176,7 +176,7 @@ export class CrawlRun implements CrawlWork {
     );
     if (room <= 0 || this.frontierDry) return;
     const endedBefore = this.endedCount;
-    const claimed = await this.deps.leases.claimTargets(this.owner, this.crawl.id, room);
+    const claimed = await this.deps.frontier.claimTargets(this.owner, this.crawl.id, room);
     // A URL that ended while the claim was answering may have opened the next depth after the
     // claim read the frontier: then a short answer says nothing, and the loop claims again.
     if (claimed.length < room && endedBefore === this.endedCount) this.frontierDry = true;
@@ -242,7 +242,7 @@ export class CrawlRun implements CrawlWork {
     const robots = await this.robots.get(this.crawl.startUrl);
     if (robots.policy.isAllowed(this.crawl.startUrl)) return true;
     const { reason, end } = refusedStart(robots);
-    const [start] = await this.deps.leases.claimTargets(this.owner, this.crawl.id, 1);
+    const [start] = await this.deps.frontier.claimTargets(this.owner, this.crawl.id, 1);
     if (start) await this.deps.records.endUrl(this.owner, this.crawl.id, start.id, end);
     await this.finish(reason, end.status === 'external' ? null : end.message);
     return false;
@@ -250,7 +250,7 @@ export class CrawlRun implements CrawlWork {
 
   private async exhaustedReason(): Promise<[CrawlStopReason, string | null]> {
     if (this.counters.pagesCount > 0) return ['exhausted', null];
-    const start = await this.deps.leases.startRow(this.crawl.id);
+    const start = await this.deps.frontier.startRow(this.crawl.id);
     if (start?.status === 'failed') return ['start_failed', `the start page could not be crawled: ${start.message}`];
     if (start?.status === 'blocked') return ['robots_disallowed', start.message];
     if (start?.status === 'external' || start?.status === 'duplicate') {

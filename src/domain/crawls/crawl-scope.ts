@@ -2,7 +2,7 @@ import { newId } from '../../ids.js';
 import type { UrlFilter } from '../../url/glob.js';
 import { dedupeKey, sameSite } from '../../url/normalize.js';
 import { rankByQuery } from '../../url/rank.js';
-import type { FoundLink } from './crawl-engine.js';
+import type { FoundLink } from '../../engine/crawl-engine.js';
 import type { NewFrontierRow } from './crawl-records.js';
 
 /** What a page's links add to the frontier. */

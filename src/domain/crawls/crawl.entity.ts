@@ -14,7 +14,7 @@ export type CrawlStatus = 'in_progress' | 'completed';
 export type CrawlStopReason =
   'max_pages' | 'timeout' | 'exhausted' | 'robots_unreachable' | 'robots_disallowed' | 'start_failed' | 'engine_error';
 
-/** A crawl: what was asked, how far it got, and which runner holds it. Its URLs are in `crawl_frontier`. */
+/** A crawl: what was asked, how far it got, and how often a runner took it. Its URLs are in `crawl_frontier`. */
 export class Crawl {
   id!: string;
   teamId!: string;
@@ -50,8 +50,6 @@ export class Crawl {
   stopReason: CrawlStopReason | null = null;
   /** What the client should know about how the crawl ended (robots.txt, an unreachable start). */
   warning: string | null = null;
-  leaseOwner: string | null = null;
-  leaseExpiresAt: Date | null = null;
   /** Times a runner took the crawl (more than one: a runner died or stopped and another resumed). */
   runs = 0;
   deadlineAt!: Date;
@@ -62,10 +60,7 @@ export class Crawl {
 export const CrawlSchema = new EntitySchema<Crawl>({
   class: Crawl,
   tableName: 'crawls',
-  indexes: [
-    { name: 'crawls_team_id_created_at_index', properties: ['teamId', 'createdAt'] },
-    { name: 'crawls_status_lease_expires_at_index', properties: ['status', 'leaseExpiresAt'] },
-  ],
+  indexes: [{ name: 'crawls_team_id_created_at_index', properties: ['teamId', 'createdAt'] }],
   properties: {
     id: { type: 'string', columnType: 'text', primary: true },
     teamId: {
@@ -99,8 +94,6 @@ export const CrawlSchema = new EntitySchema<Crawl>({
     currentDepth: { type: 'integer', default: 0 },
     stopReason: { type: 'text', nullable: true },
     warning: { type: 'text', nullable: true },
-    leaseOwner: { type: 'text', nullable: true },
-    leaseExpiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     runs: { type: 'integer', default: 0 },
     deadlineAt: { type: 'Date', columnType: 'timestamptz' },
     createdAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },

@@ -8,8 +8,10 @@ import { compileUrlFilter, type UrlFilterDecision } from '../../url/glob.js';
 import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
 import type { Actor } from '../auth/actor.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
-import { validateWebhookUrl } from '../webhooks/webhook-url.js';
-import type { WorkSignal } from '../work-signal.js';
+import type { WebhookUrlPolicy } from '../webhooks/webhook-url.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
+import { CRAWL_JOB } from './crawl-run.job.js';
+import type { WorkSignal } from '../../workers/work-signal.js';
 import { CrawlPagesReader, type CrawlPagesPage } from './crawl-pages.js';
 import { progressEvent } from './crawl-progress.js';
 import { Crawl } from './crawl.entity.js';
@@ -28,7 +30,8 @@ export interface CrawlServiceDeps {
   executor: ScrapeExecutor;
   guard: OutboundGuard;
   pubsub: PubSub;
-  allowHttpWebhooks: boolean;
+  queue: JobQueue;
+  webhookUrls: WebhookUrlPolicy;
   policy: CrawlPolicy;
   /** Wakes this process's job supervisor when a crawl is queued. */
   work?: WorkSignal;
@@ -104,6 +107,8 @@ export class CrawlService {
         'run',
         em.getTransactionContext(),
       );
+      // The crawl is one job on the queue (same id), leased to one runner at a time.
+      await this.deps.queue.enqueue([{ id: crawl.id, kind: CRAWL_JOB, teamId: crawl.teamId }], em);
     });
     this.deps.work?.notify();
     await this.deps.pubsub.publish(progressEvent(crawl, { ...crawl, status: crawl.status }));
@@ -174,10 +179,7 @@ export class CrawlService {
   private async checkWebhook(command: CreateCrawlCommand): Promise<string | null> {
     const hook = command.webhook ?? command.webhook_url;
     if (!hook) return null;
-    return validateWebhookUrl(hook, command.webhook !== undefined ? 'webhook' : 'webhook_url', {
-      guard: this.deps.guard,
-      allowHttp: this.deps.allowHttpWebhooks,
-    });
+    return this.deps.webhookUrls.validate(hook, command.webhook !== undefined ? 'webhook' : 'webhook_url');
   }
 }
 

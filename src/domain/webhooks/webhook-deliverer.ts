@@ -1,10 +1,13 @@
 import type { Orm } from '../../db/orm.js';
+import { exec } from '../../db/sql.js';
 import type { GuardedAgents } from '../../engine/guarded-agents.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
-import { Team } from '../auth/team.entity.js';
-import { sendWebhook } from './webhook-sender.js';
+import type { JobKindSpec } from '../../workers/queue/job-kind.js';
+import type { JobHandler } from '../../workers/queue/job-worker.js';
+import { sendWebhook, type WebhookResponse } from './webhook-sender.js';
 
+export const WEBHOOK_JOB = 'webhook.delivery';
 /** Attempts per event (spec: 5 within about 30 minutes). */
 export const MAX_WEBHOOK_ATTEMPTS = 5;
 /** Wait before attempt 2, 3, 4, 5 (spec: about 2, 4, 7 and 15 minutes). */
@@ -16,103 +19,109 @@ export interface DelivererSettings {
   retryScale: number;
 }
 
-interface ClaimedEvent {
+interface EventRow {
   id: string;
   team_id: string;
   type: string;
   url: string;
   data: Record<string, unknown>;
-  attempts: number;
+  signing_secret: string | null;
+}
+
+/** The delivery kind: one job per event (its id is the event's); the spec's retry schedule. */
+export function webhookDeliveryKind(settings: DelivererSettings): JobKindSpec {
+  return {
+    kind: WEBHOOK_JOB,
+    maxAttempts: MAX_WEBHOOK_ATTEMPTS,
+    leaseMs: settings.timeoutMs + 30_000,
+    backoff: (attempt) => (RETRY_DELAYS_MS[attempt - 1] ?? 0) * settings.retryScale,
+    // A deliverer that died on the last attempt: the event failed.
+    onFailed: async (em, job) => {
+      await exec(em, `update webhook_events set status = 'failed' where id = ?`, [job.id]);
+    },
+  };
 }
 
 /**
- * Delivers the outbox: claims due events (FOR UPDATE SKIP LOCKED, leased), POSTs the spec's
- * envelope, records every attempt, and schedules the next one until a 2xx or the 5th attempt.
- * The event id is the same on every attempt; receivers deduplicate by it.
+ * Delivers one event: POSTs the spec's envelope (`delivery_attempt` n/5, the same event id on
+ * every attempt), records the attempt, and ends the job — delivered on a 2xx, retried on the
+ * spec's schedule otherwise, failed after the 5th attempt.
  */
-export class WebhookDeliverer {
-  constructor(
-    private readonly orm: Orm,
-    private readonly agents: GuardedAgents,
-    private readonly settings: DelivererSettings,
-    private readonly logger: Logger,
-  ) {}
-
-  /** Delivers up to `max` due events; returns how many were attempted. */
-  async deliverDue(owner: string, max = 10): Promise<number> {
-    const leaseSeconds = (this.settings.timeoutMs + 30_000) / 1000;
-    const events = await this.orm.em.getConnection().execute<ClaimedEvent[]>(
-      `update webhook_events set status = 'delivering', attempts = attempts + 1, lease_owner = ?,
-         lease_expires_at = now() + make_interval(secs => ?)
-       where id in (select id from webhook_events where status = 'pending' and next_attempt_at <= now()
-                    order by next_attempt_at limit ? for update skip locked)
-       returning id, team_id, type, url, data, attempts`,
-      [owner, leaseSeconds, max],
+export function webhookDeliveryHandler(
+  orm: Orm,
+  agents: GuardedAgents,
+  settings: DelivererSettings,
+  logger: Logger,
+): JobHandler {
+  return async (job, { queue }) => {
+    const [event] = await exec<EventRow>(
+      orm.em.fork(),
+      `update webhook_events e set status = 'delivering', attempts = ?
+       from teams t where e.id = ? and t.id = e.team_id
+       returning e.id, e.team_id, e.type, e.url, e.data, t.settings->>'webhookSigningSecret' as signing_secret`,
+      [job.attempts, job.id],
     );
-    await Promise.all(events.map((event) => this.deliver(owner, event)));
-    return events.length;
-  }
-
-  private async deliver(owner: string, event: ClaimedEvent): Promise<void> {
+    if (!event) {
+      await queue.transaction((em) => queue.complete(em, job)); // the event is gone (retention, team deleted)
+      return;
+    }
     const body = JSON.stringify({
       id: event.id,
       object: `event.${event.type}`,
       timestamp: Date.now(),
-      delivery_attempt: `${event.attempts}/${MAX_WEBHOOK_ATTEMPTS}`,
+      delivery_attempt: `${job.attempts}/${MAX_WEBHOOK_ATTEMPTS}`,
       data: event.data,
     });
-    const team = await this.orm.em.fork().findOne(Team, { id: event.team_id });
     const result = await sendWebhook(
-      { url: event.url, eventId: event.id, body, signingSecret: team?.settings.webhookSigningSecret ?? null },
-      this.agents,
-      this.settings.timeoutMs,
+      { url: event.url, eventId: event.id, body, signingSecret: event.signing_secret },
+      agents,
+      settings.timeoutMs,
     );
-    const last = event.attempts >= MAX_WEBHOOK_ATTEMPTS;
-    const delayMs = (RETRY_DELAYS_MS[event.attempts - 1] ?? 0) * this.settings.retryScale;
+    const last = job.attempts >= job.maxAttempts;
     const next = result.ok ? 'delivered' : last ? 'failed' : 'pending';
-    await this.orm.em.fork().transactional(async (em) => {
-      const conn = em.getConnection();
-      const ctx = em.getTransactionContext();
-      await conn.execute(
-        `insert into webhook_attempts (id, event_id, team_id, attempt, url, status_code, duration_ms, error, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, now())`,
-        [
-          newId('delivery'),
-          event.id,
-          event.team_id,
-          event.attempts,
-          event.url,
-          result.statusCode,
-          result.durationMs,
-          result.error,
-        ],
-        'run',
-        ctx,
-      );
-      await conn.execute(
-        `update webhook_events set status = ?, lease_owner = null, lease_expires_at = null,
-           next_attempt_at = now() + make_interval(secs => ?), delivered_at = case when ? then now() else null end
-         where id = ? and lease_owner = ?`,
-        [next, delayMs / 1000, result.ok, event.id, owner],
-        'run',
-        ctx,
+    await queue.transaction(async (em) => {
+      const error = { code: 'webhook_failed', message: result.error ?? `HTTP ${result.statusCode}` };
+      const held =
+        next === 'delivered'
+          ? await queue.complete(em, job)
+          : next === 'failed'
+            ? (await queue.fail(em, job.id, job.owner, error)) !== null
+            : await queue.retry(em, job, error, (RETRY_DELAYS_MS[job.attempts - 1] ?? 0) * settings.retryScale);
+      if (!held) return;
+      await recordAttempt(em, event, job.attempts, result);
+      await exec(
+        em,
+        `update webhook_events set status = ?, delivered_at = case when ? then now() else delivered_at end where id = ?`,
+        [next, result.ok, event.id],
       );
     });
-    const log = result.ok ? this.logger.debug.bind(this.logger) : this.logger.warn.bind(this.logger);
+    const log = result.ok ? logger.debug.bind(logger) : logger.warn.bind(logger);
     log(
-      { event_id: event.id, attempt: event.attempts, status: result.statusCode, error: result.error, next },
+      { event_id: event.id, attempt: job.attempts, status: result.statusCode, error: result.error, next },
       'webhook attempt',
     );
-  }
+  };
 }
 
-/** Events whose deliverer died mid-attempt go back to pending (the attempt stays counted). */
-export async function reapWebhookEvents(orm: Orm): Promise<number> {
-  const rows = await orm.em.getConnection().execute<{ id: string }[]>(
-    `update webhook_events set status = case when attempts >= ? then 'failed' else 'pending' end,
-       lease_owner = null, lease_expires_at = null, next_attempt_at = now()
-     where status = 'delivering' and lease_expires_at < now() returning id`,
-    [MAX_WEBHOOK_ATTEMPTS],
+async function recordAttempt(
+  em: Parameters<typeof exec>[0],
+  event: EventRow,
+  attempt: number,
+  result: WebhookResponse,
+): Promise<void> {
+  await exec(
+    em,
+    `insert into webhook_attempts (id, event_id, team_id, attempt, url, status_code, duration_ms, error, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now())`,
+    [
+      newId('delivery'),
+      event.id,
+      event.team_id,
+      attempt,
+      event.url,
+      result.statusCode,
+      result.durationMs,
+      result.error,
+    ],
   );
-  return rows.length;
 }

@@ -18,9 +18,6 @@ export class WebhookEvent {
   data: Record<string, unknown> = {};
   status: WebhookEventStatus = 'pending';
   attempts = 0;
-  nextAttemptAt: Date = new Date();
-  leaseOwner: string | null = null;
-  leaseExpiresAt: Date | null = null;
   createdAt: Date = new Date();
   deliveredAt: Date | null = null;
 }
@@ -28,7 +25,6 @@ export class WebhookEvent {
 export const WebhookEventSchema = new EntitySchema<WebhookEvent>({
   class: WebhookEvent,
   tableName: 'webhook_events',
-  indexes: [{ name: 'webhook_events_status_next_attempt_at_index', properties: ['status', 'nextAttemptAt'] }],
   uniques: [{ name: 'webhook_events_type_resource_id_unique', properties: ['type', 'resourceId'] }],
   properties: {
     id: columns.id(),
@@ -39,9 +35,6 @@ export const WebhookEventSchema = new EntitySchema<WebhookEvent>({
     data: columns.jsonb(),
     status: { type: 'string', columnType: 'text' },
     attempts: { type: 'integer', default: 0 },
-    nextAttemptAt: { type: 'Date', columnType: 'timestamptz', defaultRaw: 'now()' },
-    leaseOwner: { type: 'text', nullable: true },
-    leaseExpiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: columns.createdAt(),
     deliveredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

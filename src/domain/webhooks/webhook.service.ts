@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
 import { AppError } from '../../errors.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Actor } from '../auth/actor.js';
 import { Team } from '../auth/team.entity.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
+import { WEBHOOK_JOB } from './webhook-deliverer.js';
 import { WebhookEvent } from './webhook-event.entity.js';
 
 export interface DeliveryView {
@@ -13,7 +15,10 @@ export interface DeliveryView {
 
 /** What clients can see and do about their webhooks (extensions of the spec). */
 export class WebhookService {
-  constructor(private readonly orm: Orm) {}
+  constructor(
+    private readonly orm: Orm,
+    private readonly queue: JobQueue,
+  ) {}
 
   /** Delivery attempts of the team, newest first. */
   async deliveries(
@@ -47,18 +52,20 @@ export class WebhookService {
     if (!attempt)
       throw new AppError('not_found', 'delivery_not_found', `delivery ${JSON.stringify(deliveryId)} does not exist`);
     const event = await em.findOneOrFail(WebhookEvent, { id: attempt.eventId });
-    if (event.status === 'delivering') {
-      throw new AppError(
+    const conflict = () =>
+      new AppError(
         'conflict',
         'delivery_in_progress',
         `event ${event.id} is being delivered right now; try again shortly`,
       );
-    }
-    event.status = 'pending';
-    event.attempts = 0;
-    event.nextAttemptAt = new Date();
-    event.deliveredAt = null;
-    await em.flush();
+    await em.transactional(async (tx) => {
+      // The event's delivery job starts over (it may be gone: finished jobs are purged).
+      if (!(await this.queue.restart(tx, { id: event.id, kind: WEBHOOK_JOB, teamId: event.teamId }))) throw conflict();
+      event.status = 'pending';
+      event.attempts = 0;
+      event.deliveredAt = null;
+      await tx.flush();
+    });
     return event;
   }
 

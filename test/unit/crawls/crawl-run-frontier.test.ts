@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlEngine, CrawlWork } from '../../../src/domain/crawls/crawl-engine.js';
-import type { CrawlLeases } from '../../../src/domain/crawls/crawl-leases.js';
+import type { CrawlEngine, CrawlWork } from '../../../src/engine/crawl-engine.js';
+import type { CrawlFrontier } from '../../../src/domain/crawls/crawl-frontier.js';
 import type { CrawlProgress } from '../../../src/domain/crawls/crawl-progress.js';
 import type { CrawlRecords, UrlEnd } from '../../../src/domain/crawls/crawl-records.js';
 import { CrawlRun } from '../../../src/domain/crawls/crawl-run.js';
@@ -10,7 +10,7 @@ import { AppError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/logger.js';
 
 // The feed loop of a crawl run against an in-memory frontier with the claim semantics of
-// CrawlLeases.claimTargets (one depth at a time: nothing deeper than the shallowest URL still
+// CrawlFrontier.claimTargets (one depth at a time: nothing deeper than the shallowest URL still
 // queued or running), where a claim answers some time after it read the frontier, as a query
 // does. Each URL "fails" for good after its delay, and ending a URL queues its children.
 
@@ -47,7 +47,7 @@ function frontier(tree: Record<string, { children?: string[]; delayMs: number }>
     externalCount: 0,
     currentDepth: Math.max(0, ...ended.map((id) => nodes.get(id)!.row.depth)),
   });
-  const leases = {
+  const frontierRows = {
     async claimTargets(_owner: string, _crawl: string, max: number) {
       const open = [...nodes.values()].filter((n) => n.status === 'queued' || n.status === 'running');
       const minDepth = Math.min(...open.map((n) => n.row.depth));
@@ -62,7 +62,7 @@ function frontier(tree: Record<string, { children?: string[]; delayMs: number }>
     async startRow() {
       return null;
     },
-  } as unknown as CrawlLeases;
+  } as unknown as CrawlFrontier;
   let finished: string | null = null;
   const records = {
     async endUrl(_owner: string, _crawl: string, id: string, _end: UrlEnd) {
@@ -96,7 +96,7 @@ function frontier(tree: Record<string, { children?: string[]; delayMs: number }>
       }
     },
   };
-  return { nodes, ended, engine, leases, records, result: () => finished };
+  return { nodes, ended, engine, frontierRows, records, result: () => finished };
 }
 
 function crawlOf(maxPages: number): ClaimedCrawl {
@@ -136,7 +136,7 @@ describe('CrawlRun feed loop', () => {
     const progress = { update() {}, async finished() {} } as unknown as CrawlProgress;
     const run = new CrawlRun(
       {
-        ...{ leases: f.leases, records: f.records, engine: f.engine, snapshots, progress, logger },
+        ...{ frontier: f.frontierRows, records: f.records, engine: f.engine, snapshots, progress, logger },
         robotsFetch: (() => Promise.reject(new Error('no robots here'))) as never,
         settings: { concurrency: 4, hostConcurrency: 4, hostDelayMs: 0, maxAttempts: 3, retryBaseMs: 10 },
       },

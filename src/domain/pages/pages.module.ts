@@ -1,0 +1,39 @@
+import { exec } from '../../db/sql.js';
+import { defineModule } from '../../module/app-module.js';
+import { PageContentStore } from './page-content.js';
+import { PageViews } from './page-views.js';
+import { PageSchema } from './page.entity.js';
+import { retrieveRoutes } from './retrieve.routes.js';
+
+const PURGE_CHUNK = 500;
+
+/** Stored pages (of scrapes, batch items and crawls): their content objects and `GET /v1/retrieve`. */
+export const pagesModule = defineModule({
+  name: 'pages',
+  entities: [PageSchema],
+  services: (ctx) => {
+    const content = new PageContentStore(ctx.blobs, {
+      hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,
+      inlineLimitBytes: ctx.config.scrape.inlineContentLimitBytes,
+    });
+    return { pages: new PageViews(ctx.orm, content), pageContent: content };
+  },
+  routes: ({ pages }) => retrieveRoutes({ pages }),
+  maintenance: ({ pageContent }, { orm, config }) => [
+    // Pages older than RETENTION_DAYS go with their objects (scrapes go with their page).
+    async (now) => {
+      const cutoff = new Date(now.getTime() - config.retentionDays * 86_400_000);
+      let pages = 0;
+      for (;;) {
+        const rows = await exec<{ id: string; team_id: string }>(
+          orm.em.fork(),
+          'delete from pages where id in (select id from pages where created_at < ? limit ?) returning id, team_id',
+          [cutoff, PURGE_CHUNK],
+        );
+        await Promise.all(rows.map((r) => pageContent.remove(r.team_id, r.id)));
+        pages += rows.length;
+        if (rows.length < PURGE_CHUNK) return { pages };
+      }
+    },
+  ],
+});

@@ -1,0 +1,27 @@
+import { defineModule } from '../../module/app-module.js';
+import { pagesModule } from '../pages/pages.module.js';
+import { ScrapeExecutor } from './scrape-executor.js';
+import { ScrapeSchema } from './scrape.entity.js';
+import { ScrapeService } from './scrape.service.js';
+import { scrapeRoutes } from './scrapes.routes.js';
+
+/** `POST /v1/scrapes`, and the executor every page of the service goes through (batches and crawls too). */
+export const scrapesModule = defineModule({
+  name: 'scrapes',
+  entities: [ScrapeSchema],
+  services: (ctx) => {
+    const { pages, pageContent } = ctx.use(pagesModule);
+    const executor = new ScrapeExecutor({
+      engines: ctx.engines,
+      guard: ctx.guard,
+      pipeline: ctx.pipeline,
+      parsers: ctx.parsers,
+      pages: pageContent,
+      timeoutMs: ctx.config.scrape.timeoutMs,
+      convertPool: ctx.convertPool,
+      proxies: ctx.proxies,
+    });
+    return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor };
+  },
+  routes: ({ scrapes }) => scrapeRoutes({ scrapes }),
+});

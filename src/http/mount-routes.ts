@@ -1,0 +1,34 @@
+import type { Context, Hono } from 'hono';
+import type { Actor } from '../domain/auth/actor.js';
+import { Reply, successStatus, type AnyRoute } from '../module/route.js';
+import { parseInput } from '../validation.js';
+import { readJsonBody, readQuery } from './body.js';
+import type { AppEnv } from './env.js';
+
+/** Registers the modules' routes on the app; authentication runs per route (public routes opt out). */
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: AnyRoute[],
+  authenticate: (c: Context<AppEnv>) => Promise<Actor>,
+): void {
+  for (const route of routes) {
+    const honoPath = route.path.replace(/\{([^}]+)\}/g, ':$1');
+    app.on(route.method.toUpperCase(), honoPath, async (c) => {
+      const actor = route.auth === false ? (undefined as unknown as Actor) : await authenticate(c);
+      const params = route.params ? parseInput(route.params, c.req.param()) : undefined;
+      const query = route.query ? parseInput(route.query, readQuery(c)) : undefined;
+      const body = route.body ? parseInput(route.body, await readJsonBody(c)) : undefined;
+      const result = await route.handler({
+        actor,
+        body,
+        query,
+        params,
+        signal: c.req.raw.signal,
+        header: (name) => c.req.header(name),
+      });
+      if (result instanceof Response) return result;
+      if (result instanceof Reply) return c.json(result.body as object, result.status as 200, result.headers);
+      return c.json(result as object, successStatus(route) as 200);
+    });
+  }
+}

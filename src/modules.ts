@@ -1,0 +1,48 @@
+import { authModule } from './domain/auth/auth.module.js';
+import { batchesModule } from './domain/batches/batches.module.js';
+import { crawlsModule } from './domain/crawls/crawls.module.js';
+import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
+import { mapsModule } from './domain/maps/maps.module.js';
+import { pagesModule } from './domain/pages/pages.module.js';
+import { scrapesModule } from './domain/scrapes/scrapes.module.js';
+import { settingsModule } from './domain/settings/settings.module.js';
+import { webhooksModule } from './domain/webhooks/webhooks.module.js';
+import type { AppModule, ServicesOf } from './module/app-module.js';
+
+/**
+ * Every module of the service. The composition root, the router, the GraphQL schema, the worker
+ * supervisor, the ORM and the configuration read this list and nothing else: a new module is
+ * its folder under src/domain plus one line here (docs/architecture.md, "Adding a module").
+ */
+export const MODULES = [
+  settingsModule,
+  authModule,
+  idempotencyModule,
+  pagesModule,
+  scrapesModule,
+  webhooksModule,
+  batchesModule,
+  mapsModule,
+  crawlsModule,
+] as const;
+
+type AnyModule = (typeof MODULES)[number];
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type ConfigEntry<M> = M extends { configKey?: infer K; config?(values: never): infer C }
+  ? [K] extends [string]
+    ? Record<K, C>
+    : never
+  : never;
+
+/** Every module's configuration slice, by its `configKey` (`config.crawls`, `config.webhooks`...). */
+export type ModuleConfigs = UnionToIntersection<ConfigEntry<AnyModule>>;
+
+/** Every module's services, by name (`services.batches`, `services.crawls`...). */
+export type ModuleServices = UnionToIntersection<ServicesOf<AnyModule>>;
+
+/** The modules as the composition root walks them. */
+export const APP_MODULES: readonly AppModule<object, string, unknown>[] = MODULES as unknown as AppModule<
+  object,
+  string,
+  unknown
+>[];

@@ -1,0 +1,358 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import { exec, type Row } from '../../db/sql.js';
+import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
+
+/** Candidates a claim looks at per job it wants: enough to step over hosts at their limit. */
+const SCAN_FACTOR = 8;
+const MIN_SCAN = 64;
+/** Jobs failed for good per reap round (each in its own transaction, with its kind's hook). */
+const REAP_BATCH = 500;
+
+/**
+ * The one durable job queue: every kind of background work is a row of `jobs`, in Postgres
+ * (the server or the embedded one alike). A job is claimed with FOR UPDATE SKIP LOCKED under a
+ * lease its worker renews; every step after the claim is conditional on still holding the
+ * lease, so a job ends exactly once even when its worker dies and another claims it again.
+ *
+ * - delayed jobs: `run_at`; retries wait out the kind's backoff (with ±20 % jitter);
+ * - unique keys: the job id (a second job with an id already queued is not added);
+ * - per-key concurrency: jobs sharing a `concurrency_key` (a host) run at most the kind's
+ *   `concurrencyLimit` at once across every worker (claims of such a kind are serialised by a
+ *   transaction-scoped advisory lock, so the limit holds exactly);
+ * - priorities, then `run_at`, then the order queued;
+ * - expired leases come back (`reap`); a job whose lease expired on its last attempt fails
+ *   (`worker_lost`), so work that kills its workers cannot loop; failed jobs stay for inspection.
+ *
+ * Handlers finish their job inside their own transaction (`complete`, `retry`, `fail` take the
+ * transaction's entity manager), so the job and the domain rows it changes commit together.
+ */
+export class JobQueue {
+  private readonly kinds = new Map<string, JobKindSpec>();
+
+  constructor(
+    private readonly orm: Orm,
+    kinds: readonly JobKindSpec[] = [],
+  ) {
+    for (const spec of kinds) this.define(spec);
+  }
+
+  /** Declares a kind (modules do, as their services are built: a kind's `onFailed` needs them). */
+  define(spec: JobKindSpec): void {
+    if (this.kinds.has(spec.kind)) throw new Error(`job kind "${spec.kind}" is declared twice`);
+    this.kinds.set(spec.kind, spec);
+  }
+
+  /** Every kind this queue knows. */
+  kindNames(): string[] {
+    return [...this.kinds.keys()];
+  }
+
+  spec(kind: string): JobKindSpec {
+    const spec = this.kinds.get(kind);
+    if (!spec) throw new Error(`unknown job kind "${kind}" (known: ${this.kindNames().join(', ')})`);
+    return spec;
+  }
+
+  /** Runs `fn` in a transaction of its own (for `complete`, `retry` and `fail` with a job's domain writes). */
+  transaction<T>(fn: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.orm.em.fork().transactional(fn);
+  }
+
+  /** Queues jobs (in `em`'s transaction when given); returns how many were new (ids already queued are skipped). */
+  async enqueue(jobs: readonly NewJob[], em: EntityManager = this.orm.em.fork()): Promise<number> {
+    if (jobs.length === 0) return 0;
+    const rows = jobs.map((job) => ({
+      id: job.id,
+      kind: job.kind,
+      team_id: job.teamId ?? null,
+      payload: job.payload ?? {},
+      priority: job.priority ?? 0,
+      run_at: (job.runAt ?? null)?.toISOString() ?? null,
+      concurrency_key: job.concurrencyKey ?? null,
+      max_attempts: job.maxAttempts ?? this.spec(job.kind).maxAttempts,
+    }));
+    const inserted = await exec<{ n: number }>(
+      em,
+      `with added as (
+         insert into jobs (id, kind, team_id, payload, priority, run_at, concurrency_key, max_attempts)
+         select e.value->>'id', e.value->>'kind', e.value->>'team_id', coalesce(e.value->'payload', '{}'::jsonb),
+                (e.value->>'priority')::int, coalesce((e.value->>'run_at')::timestamptz, now()),
+                e.value->>'concurrency_key', (e.value->>'max_attempts')::int
+         from jsonb_array_elements(?::jsonb) with ordinality as e(value, n)
+         order by e.n
+         on conflict (id) do nothing returning 1)
+       select count(*)::int as n from added`,
+      [JSON.stringify(rows)],
+    );
+    return inserted[0]?.n ?? 0;
+  }
+
+  /** Claims up to `max` due jobs of `kind` for `owner`, keeping each concurrency key under its limit. */
+  async claim<P = Record<string, unknown>>(kind: string, owner: string, max: number): Promise<ClaimedJob<P>[]> {
+    if (max <= 0) return [];
+    const spec = this.spec(kind);
+    const limit = spec.concurrencyLimit;
+    const scan = Math.max(max * SCAN_FACTOR, MIN_SCAN);
+    const claimSql = `
+      with candidates as (
+        select id, concurrency_key, priority, run_at, seq from jobs
+        where kind = ? and status = 'queued' and run_at <= now()
+        order by priority desc, run_at, seq limit ? for update skip locked
+      ), running as (
+        select concurrency_key, count(*)::int as n from jobs
+        where kind = ? and status = 'running' and concurrency_key is not null
+          and concurrency_key in (select concurrency_key from candidates)
+        group by concurrency_key
+      ), chosen as (
+        select c.id from (
+          select c.*, row_number() over (partition by c.concurrency_key order by c.priority desc, c.run_at, c.seq) as rn
+          from candidates c
+        ) c left join running r on r.concurrency_key = c.concurrency_key
+        where c.concurrency_key is null or ?::int is null or c.rn + coalesce(r.n, 0) <= ?::int
+        order by c.priority desc, c.run_at, c.seq limit ?
+      )
+      update jobs j set status = 'running', attempts = j.attempts + 1, lease_owner = ?,
+        lease_expires_at = now() + make_interval(secs => ?), started_at = clock_timestamp()
+      from chosen where j.id = chosen.id
+      returning j.id, j.kind, j.team_id, j.payload, j.attempts, j.max_attempts, j.concurrency_key`;
+    const params = [kind, scan, kind, limit ?? null, limit ?? null, max, owner, spec.leaseMs / 1000];
+    const rows =
+      limit === undefined
+        ? await exec(this.orm.em.fork(), claimSql, params)
+        : await this.orm.em.fork().transactional(async (em) => {
+            // Two claims counting the same key's running jobs at once could both take its last slot.
+            await exec(em, 'select pg_advisory_xact_lock(hashtext(?))', [`jobs:${kind}`]);
+            return exec(em, claimSql, params);
+          });
+    return rows.map((r) => toClaimed<P>(r, owner));
+  }
+
+  /** Renews the leases `owner` holds; returns the ids it no longer holds. */
+  async heartbeat(owner: string, jobs: readonly Pick<ClaimedJob, 'id' | 'kind'>[]): Promise<string[]> {
+    if (jobs.length === 0) return [];
+    const byKind = new Map<string, string[]>();
+    for (const job of jobs) byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), job.id]);
+    const held = new Set<string>();
+    for (const [kind, ids] of byKind) {
+      const rows = await exec<{ id: string }>(
+        this.orm.em.fork(),
+        `update jobs set lease_expires_at = now() + make_interval(secs => ?)
+         where id in (?) and status = 'running' and lease_owner = ? returning id`,
+        [this.spec(kind).leaseMs / 1000, ids, owner],
+      );
+      for (const row of rows) held.add(row.id);
+    }
+    return jobs.filter((job) => !held.has(job.id)).map((job) => job.id);
+  }
+
+  /**
+   * Locks the job's row if `owner` still holds its lease (a long job checks this in each of its
+   * transactions, so a worker that lost its job writes nothing). False otherwise.
+   */
+  async holds(em: EntityManager, jobId: string, owner: string): Promise<boolean> {
+    const rows = await exec(
+      em,
+      `select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update`,
+      [jobId, owner],
+    );
+    return rows.length > 0;
+  }
+
+  /** Ends the job as done, in `em`'s transaction; false when `job.owner` lost its lease meanwhile. */
+  async complete(em: EntityManager, job: Pick<ClaimedJob, 'id' | 'owner'>): Promise<boolean> {
+    const rows = await exec(
+      em,
+      `update jobs set status = 'completed', finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null,
+         error_code = null, error_message = null
+       where id = ? and status = 'running' and lease_owner = ? returning id`,
+      [job.id, job.owner],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Puts the job back after a failure that another attempt may cure, due after `delayMs` (default:
+   * the kind's backoff for this attempt, ±20 %). False when the lease was lost meanwhile.
+   */
+  async retry<P>(em: EntityManager, job: ClaimedJob<P>, error: JobError, delayMs?: number): Promise<boolean> {
+    const wait = delayMs ?? this.spec(job.kind).backoff(job.attempts) * (0.8 + Math.random() * 0.4);
+    const rows = await exec(
+      em,
+      `update jobs set status = 'queued', lease_owner = null, lease_expires_at = null,
+         run_at = now() + make_interval(secs => ?), error_code = ?, error_message = ?
+       where id = ? and status = 'running' and lease_owner = ? returning id`,
+      [Math.max(0, wait) / 1000, error.code, error.message.slice(0, 2000), job.id, job.owner],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Fails the job for good in `em`'s transaction and runs its kind's `onFailed` there. `owner`
+   * null fails it only if its lease expired (the reaper). Null when the job was not in that
+   * state; otherwise what `onFailed` returned.
+   */
+  async fail(
+    em: EntityManager,
+    jobId: string,
+    owner: string | null,
+    error: JobError,
+  ): Promise<{ outcome: unknown } | null> {
+    const holder = owner === null ? 'lease_expires_at < now()' : 'lease_owner = ?';
+    const [row] = await exec(
+      em,
+      `update jobs set status = 'failed', finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null,
+         error_code = ?, error_message = ?
+       where id = ? and status = 'running' and ${holder}
+       returning id, kind, team_id, payload, attempts`,
+      [error.code, error.message.slice(0, 2000), jobId, ...(owner === null ? [] : [owner])],
+    );
+    if (!row) return null;
+    const failed: FailedJob = {
+      id: row.id as string,
+      kind: row.kind as string,
+      teamId: (row.team_id as string | null) ?? null,
+      payload: (row.payload as Record<string, unknown> | null) ?? {},
+      attempts: row.attempts as number,
+    };
+    return { outcome: await this.spec(failed.kind).onFailed?.(em, failed, error) };
+  }
+
+  /** Gives jobs back without counting the attempt (a worker shutting down). */
+  async release(owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await exec(
+      this.orm.em.fork(),
+      `update jobs set status = 'queued', lease_owner = null, lease_expires_at = null,
+         attempts = greatest(attempts - 1, 0), run_at = now()
+       where id in (?) and status = 'running' and lease_owner = ?`,
+      [ids, owner],
+    );
+  }
+
+  /**
+   * Puts a job (back) on the queue from scratch, attempts at 0: a redelivery. Creates it when it
+   * is gone. False when it is running right now.
+   */
+  async restart(em: EntityManager, job: NewJob): Promise<boolean> {
+    const rows = await exec(
+      em,
+      `insert into jobs (id, kind, team_id, payload, priority, run_at, concurrency_key, max_attempts)
+       values (?, ?, ?, ?, ?, now(), ?, ?)
+       on conflict (id) do update set status = 'queued', attempts = 0, run_at = now(), lease_owner = null,
+         lease_expires_at = null, error_code = null, error_message = null, finished_at = null,
+         payload = excluded.payload, max_attempts = excluded.max_attempts
+       where jobs.status <> 'running'
+       returning id`,
+      [
+        job.id,
+        job.kind,
+        job.teamId ?? null,
+        JSON.stringify(job.payload ?? {}),
+        job.priority ?? 0,
+        job.concurrencyKey ?? null,
+        job.maxAttempts ?? this.spec(job.kind).maxAttempts,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Returns jobs of `kinds` whose worker stopped renewing their lease to the queue, and fails
+   * those whose lease expired on their last attempt (`worker_lost`). Safe from any number of
+   * workers at once.
+   */
+  async reap(kinds: readonly string[] = this.kindNames()): Promise<{ requeued: number; failed: number }> {
+    if (kinds.length === 0) return { requeued: 0, failed: 0 };
+    const requeued = await exec(
+      this.orm.em.fork(),
+      `update jobs set status = 'queued', lease_owner = null, lease_expires_at = null, run_at = now()
+       where id in (select id from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
+                      and attempts < max_attempts for update skip locked)
+       returning id`,
+      [kinds],
+    );
+    const exhausted = await exec<{ id: string; attempts: number }>(
+      this.orm.em.fork(),
+      `select id, attempts from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
+         and attempts >= max_attempts limit ?`,
+      [kinds, REAP_BATCH],
+    );
+    let failed = 0;
+    for (const job of exhausted) {
+      const error = {
+        code: 'worker_lost',
+        message: `the worker running this stopped responding on each of ${job.attempts} attempts`,
+      };
+      if (await this.orm.em.fork().transactional((em) => this.fail(em, job.id, null, error))) failed++;
+    }
+    return { requeued: requeued.length, failed };
+  }
+
+  /** Kinds with work now or within `horizonMs` (running jobs count: their leases may expire here). One query. */
+  async pendingKinds(horizonMs: number, kinds: readonly string[] = this.kindNames()): Promise<Set<string>> {
+    if (kinds.length === 0) return new Set();
+    const rows = await exec<{ kind: string }>(
+      this.orm.em.fork(),
+      `select k.kind from jsonb_array_elements_text(?::jsonb) as k(kind)
+       where exists (select 1 from jobs j where j.kind = k.kind and j.status = 'running')
+          or exists (select 1 from jobs j where j.kind = k.kind and j.status = 'queued'
+                       and j.run_at <= now() + make_interval(secs => ?))`,
+      [JSON.stringify(kinds), Math.max(0, horizonMs) / 1000],
+    );
+    return new Set(rows.map((r) => r.kind));
+  }
+
+  /** Counts per kind: queued, due, running, failed, and how long the oldest due job has waited. */
+  async figures(): Promise<JobFigures[]> {
+    const rows = await exec(
+      this.orm.em.fork(),
+      `select kind,
+         count(*) filter (where status = 'queued')::int as queued,
+         count(*) filter (where status = 'queued' and run_at <= now())::int as due,
+         count(*) filter (where status = 'running')::int as running,
+         count(*) filter (where status = 'failed')::int as failed,
+         coalesce(extract(epoch from now() - min(run_at) filter (where status = 'queued' and run_at <= now())), 0)::float
+           as oldest_due_seconds
+       from jobs group by kind order by kind`,
+    );
+    return rows.map((r) => ({
+      kind: r.kind as string,
+      queued: r.queued as number,
+      due: r.due as number,
+      running: r.running as number,
+      failed: r.failed as number,
+      oldestDueSeconds: Math.round((r.oldest_due_seconds as number) * 10) / 10,
+    }));
+  }
+
+  /** Deletes finished jobs: completed ones before `completedBefore`, failed ones before `failedBefore`. */
+  async purge(completedBefore: Date, failedBefore: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows = await exec(
+        this.orm.em.fork(),
+        `delete from jobs where id in (
+           select id from jobs where (status = 'completed' and finished_at < ?) or (status = 'failed' and finished_at < ?)
+           limit 1000 for update skip locked)
+         returning 1`,
+        [completedBefore, failedBefore],
+      );
+      total += rows.length;
+      if (rows.length < 1000) return total;
+    }
+  }
+}
+
+function toClaimed<P>(r: Row, owner: string): ClaimedJob<P> {
+  return {
+    id: r.id as string,
+    kind: r.kind as string,
+    teamId: (r.team_id as string | null) ?? null,
+    payload: (r.payload ?? {}) as P,
+    attempts: r.attempts as number,
+    maxAttempts: r.max_attempts as number,
+    concurrencyKey: (r.concurrency_key as string | null) ?? null,
+    owner,
+  };
+}
