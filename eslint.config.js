@@ -40,12 +40,39 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/http/**', '**/schema/**', '**/engines/**', '**/plugins/**'],
-              message: 'src/domain never imports transports, engines or plugins.',
+              group: ['**/http/**', '**/schema/**', '**/engines/**', '**/plugins/**', '**/config.js'],
+              message:
+                'src/domain never imports src/config.ts, transports, engines or plugins (they reach it through ModuleContext).',
             },
             { group: ['hono', 'hono/*', 'graphql-yoga', 'bree'], message: 'src/domain stays transport-free.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['engines/**', 'plugins/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/domain/**'],
+              message:
+                'Engines and plugins depend on the interfaces in src/ (engine, pipeline, parsers, models, search), never on modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['schema/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/http/**'], message: 'The GraphQL schema never imports the REST transport.' }] },
       ],
     },
   },

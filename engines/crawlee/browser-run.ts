@@ -1,9 +1,8 @@
 import type { BasicCrawlingContext } from '@crawlee/cheerio';
 import type { CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
-import { extractPageLinks } from '../../src/domain/maps/page-links.js';
 import type { EngineRegistry } from '../../src/engine/registry.js';
 import type { PageSnapshot } from '../../src/engine/types.js';
-import { runUntilAborted } from './cheerio-run.js';
+import { runUntilAborted } from './http-run.js';
 import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
 import { FrontierRequestManager } from './frontier-request-manager.js';
 
@@ -15,13 +14,11 @@ export interface BrowserRunDeps {
   browserSlots: number;
 }
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
 /**
  * One browser crawl run on Crawlee's BasicCrawler, each page rendered by the service's
  * `playwright` engine: the same Chromium pool, launch flags, identity, guard proxy, resource
- * policy, actions, screenshots and PDFs as a browser scrape. Links are read from the rendered
- * document. (Crawlee's PlaywrightCrawler is not used: loading @crawlee/browser-pool opens an
+ * policy, actions, screenshots and PDFs as a browser scrape. The rendered page goes back to the
+ * crawl, which processes it (links included) like a scrape. (Crawlee's PlaywrightCrawler is not used: loading @crawlee/browser-pool opens an
  * unauthenticated forward proxy on every interface; see docs/crawls.md.)
  */
 export async function runBrowser(work: CrawlWork, options: CrawlEngineOptions, deps: BrowserRunDeps): Promise<void> {
@@ -43,9 +40,7 @@ export async function runBrowser(work: CrawlWork, options: CrawlEngineOptions, d
       log: silentLog(mod),
       requestHandler: async ({ request }: BasicCrawlingContext) => {
         const snapshot = await render(deps.engines, request.url, options);
-        const html = snapshot.text !== undefined && HTML_TYPES.has(snapshot.contentType);
-        const links = html ? extractPageLinks(snapshot.text!, snapshot.finalUrl).links : [];
-        await work.fetched(target(request), { snapshot, links });
+        await work.fetched(target(request), { snapshot });
       },
       failedRequestHandler: async ({ request }, error) => work.failed(target(request), error),
     },

@@ -1,7 +1,7 @@
 import type { CrawlEngine, CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
 import type { EngineRegistry } from '../../src/engine/registry.js';
 import { errors } from '../../src/errors.js';
-import { runCheerio } from './cheerio-run.js';
+import { runHttp } from './http-run.js';
 import type { SnapshotFetcher } from './engine-http-client.js';
 import { runBrowser } from './browser-run.js';
 
@@ -15,7 +15,7 @@ export interface CrawleeEngineOptions {
 }
 
 /**
- * The `crawlee` crawl engine: Crawlee's CheerioCrawler for plain pages (fetched by the `http`
+ * The `crawlee` crawl engine: Crawlee's HttpCrawler for plain pages (fetched by the `http`
  * engine), Crawlee's BasicCrawler driving the `playwright` engine when the crawl's scrape options
  * need a browser (actions, screenshots, screen sizes, raw_pdf, waits) or ask for one
  * (`engine: playwright`). Either way the crawl's frontier feeds the crawler and every request
@@ -39,7 +39,7 @@ export function createCrawleeEngine(options: CrawleeEngineOptions): CrawlEngine 
       const fetchSnapshot: SnapshotFetcher = async (url, signal) =>
         (await engines.fetch({ url, timeoutMs: run.pageTimeoutMs }, { engine: 'http', escalate: false, signal }))
           .snapshot;
-      return runCheerio(work, run, { fetchSnapshot, dataDir });
+      return runHttp(work, run, { fetchSnapshot, dataDir });
     },
   };
 }

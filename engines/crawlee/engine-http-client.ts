@@ -6,7 +6,7 @@ import type { PageSnapshot } from '../../src/engine/types.js';
 export type SnapshotFetcher = (url: string, signal: AbortSignal) => Promise<PageSnapshot>;
 
 /**
- * Crawlee's HTTP client, replaced: every request CheerioCrawler makes goes through the service's
+ * Crawlee's HTTP client, replaced: every request HttpCrawler makes goes through the service's
  * `http` engine, so the outbound guard checks each connection and each redirect hop exactly as
  * for a scrape, and the body's charset is decoded once, the same way. The crawler receives the
  * decoded text as UTF-8; the snapshot itself (status, headers, redirects, raw bytes) stays

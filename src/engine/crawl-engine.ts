@@ -10,16 +10,12 @@ export interface CrawlTarget {
   attempt: number;
 }
 
-/** A link of a fetched page: normalised absolute http(s) URL and its anchor text (may be empty). */
-export interface FoundLink {
-  url: string;
-  text: string;
-}
-
-/** What an engine got for a target: the snapshot (any HTTP status) and the page's links (HTML only). */
+/**
+ * What an engine got for a target: the snapshot (any HTTP status). The crawl processes it like
+ * a scrape (src/pipeline), which also yields the links it follows: the page is parsed once.
+ */
 export interface CrawledPage {
   snapshot: PageSnapshot;
-  links: FoundLink[];
 }
 
 /**
@@ -52,11 +48,12 @@ export interface CrawlEngineOptions {
 }
 
 /**
- * Fetches a crawl's pages. Implemented by `engines/crawlee` (Crawlee's CheerioCrawler, or its
- * PlaywrightCrawler when pages need a browser); wired by the composition root.
+ * Fetches a crawl's pages. Implemented by `engines/crawlee` (Crawlee's HttpCrawler over the
+ * `http` engine, or its BasicCrawler driving the `playwright` engine when pages need a
+ * browser); wired by the composition root.
  *
  * @example
- * const engine: CrawlEngine = createCrawleeEngine({ engines, guard, browser, dataDir });
+ * const engine: CrawlEngine = createCrawleeEngine({ engines, dataDir, browserSlots: 4 });
  * await engine.run(work, { pageTimeoutMs: 30_000, concurrency: 8, signal });
  */
 export interface CrawlEngine {

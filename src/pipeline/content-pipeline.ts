@@ -73,6 +73,7 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
         const formats = renderNonHtml(kind, input.contentType, input.text, options.formats);
         const result: ContentResult = { kind, ...formats, metadata: { title: '' }, timings: {} };
         if (options.links) result.links = [];
+        if (options.discoverLinks) result.pageLinks = [];
         result.timings.convert = performance.now() - started;
         return result;
       }

@@ -15,6 +15,7 @@ export interface PreparedContentOptions {
   readonly cleanup: CleanupPlan;
   readonly transformer: ContentTransformer | null;
   readonly links: PreparedLinksOptions | null;
+  readonly discoverLinks: boolean;
 }
 
 export function isPreparedOptions(value: ContentOptions | PreparedContentOptions): value is PreparedContentOptions {
@@ -51,6 +52,7 @@ export function prepareContentOptions(
           query: links.queryToOrderLinksBy?.trim() || null,
         }
       : null,
+    discoverLinks: options.discoverLinks === true,
   };
 }
 

@@ -1,6 +1,7 @@
 import { runCleanup } from './cleanup.js';
 import { resolveUrl } from './dom.js';
 import { collectLinks } from './links.js';
+import { discoverLinks } from './page-links.js';
 import type { MarkdownConverter } from './markdown-converter.js';
 import { extractPageMetadata } from './metadata.js';
 import type { PreparedContentOptions } from './options.js';
@@ -42,9 +43,10 @@ export const metadataStage: ContentStage = {
 
 export const linksStage: ContentStage = {
   id: 'links',
-  wanted: (options) => options.links !== null,
+  wanted: (options) => options.links !== null || options.discoverLinks,
   run: (page) => {
     if (page.options.links) page.result.links = collectLinks(page.document, page.baseUrl, page.options.links);
+    if (page.options.discoverLinks) page.result.pageLinks = discoverLinks(page.document, page.baseUrl);
   },
 };
 

@@ -1,3 +1,5 @@
+import type { PageLink } from './page-links.js';
+
 /**
  * Types of the content pipeline: a fetched page (decoded text, final URL, content type) in,
  * the scrape formats out. Independent of HTTP and GraphQL: the scrape service maps the request's
@@ -47,6 +49,8 @@ export interface ContentOptions {
   transformer?: string | null;
   /** Present (even `{}`) = compute `links`; absent or null = don't. */
   linksOnPage?: LinksOnPageOptions | null;
+  /** Compute `pageLinks`, the links a crawl follows (normalised, with anchor text). */
+  discoverLinks?: boolean;
 }
 
 /**
@@ -92,6 +96,8 @@ export interface ContentResult {
   text?: string;
   /** Present when `linksOnPage` was given. */
   links?: string[];
+  /** Present when `discoverLinks` was asked for (empty for pages that are not HTML). */
+  pageLinks?: PageLink[];
   metadata: PageMetadata;
   timings: StageTimings;
 }

@@ -84,8 +84,11 @@ async function counts(container: Container, batchId: string) {
     `select status, items_completed, items_failed, total_urls from batches where id = ?`,
     [batchId],
   );
+  // An item not ended yet is running while its job (same id) is leased.
   const rows = await conn.execute<{ status: string; n: number }[]>(
-    `select status, count(*)::int as n from batch_items where batch_id = ? group by status`,
+    `select case when i.status = 'queued' and j.status = 'running' then 'running' else i.status end as status,
+            count(*)::int as n
+     from batch_items i left join jobs j on j.id = i.id where i.batch_id = ? group by 1`,
     [batchId],
   );
   const pages = await conn.execute<{ n: number }[]>(

@@ -50,7 +50,8 @@ function workerEnv(): Record<string, string> {
 async function state(container: Container, id: string) {
   const conn = container.db.orm.em.getConnection();
   const [crawl] = await conn.execute(
-    `select status, pages_count, stop_reason, runs, lease_owner from crawls where id = ?`,
+    `select c.status, c.pages_count, c.stop_reason, c.runs, j.lease_owner
+     from crawls c left join jobs j on j.id = c.id where c.id = ?`,
     [id],
   );
   const [rows] = await conn.execute<{ done: number; distinct_urls: number; pages: number }[]>(

@@ -163,8 +163,10 @@ describe('batches', () => {
     const page = await get(`/v1/batches/${batch.id}/items?limit=100&cursor=9950`);
     expect(page.items_count).toBe(10_000);
     expect(page.items).toHaveLength(50);
-    // Not left running: other tests share the worker.
-    await app.container.db.orm.em.getConnection().execute(`delete from batches where id = ?`, [batch.id]);
+    // Not left running: other tests share the worker (its items are jobs with the same ids).
+    const conn = app.container.db.orm.em.getConnection();
+    await conn.execute(`delete from jobs where id in (select id from batch_items where batch_id = ?)`, [batch.id]);
+    await conn.execute(`delete from batches where id = ?`, [batch.id]);
   });
 });
 

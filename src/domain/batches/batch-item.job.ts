@@ -50,13 +50,14 @@ export function batchItemHandler(deps: BatchItemJobDeps): JobHandler<BatchItemPa
   const prepared = new Map<string, { prepared: PreparedScrape; options: ScrapeOptions }>();
   const lastProgress = new Map<string, number>();
 
-  /** The batch's scrape options, validated and compiled once per batch. */
+  /** The batch's scrape options, validated and compiled once per batch; null when the batch is gone. */
   const prepare = async (batchId: string) => {
     let entry = prepared.get(batchId);
     if (!entry) {
       const rows = await deps.orm.em
         .getConnection()
         .execute<{ options: ScrapeOptions }[]>('select options from batches where id = ?', [batchId]);
+      if (rows.length === 0) return null;
       const options = rows[0]!.options;
       entry = { prepared: deps.executor.prepare(options), options };
       if (prepared.size > 200) prepared.clear();
@@ -95,10 +96,16 @@ export function batchItemHandler(deps: BatchItemJobDeps): JobHandler<BatchItemPa
     return deps.ledger.fail(job, error);
   };
 
-  return async (job, { signal }) => {
+  return async (job, { signal, queue }) => {
     let outcome: BatchOutcome | null;
     try {
-      const { prepared: compiled, options } = await prepare(job.payload.batchId);
+      const batch = await prepare(job.payload.batchId);
+      if (!batch) {
+        // Deleted (its team was, or retention) while the item waited: nothing left to record.
+        await queue.transaction((em) => queue.complete(em, job));
+        return;
+      }
+      const { prepared: compiled, options } = batch;
       const executed = await deps.executor.execute(
         {
           teamId: job.teamId!,

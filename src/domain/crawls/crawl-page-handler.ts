@@ -1,18 +1,18 @@
 import { AppError, errors } from '../../errors.js';
 import { idSuffix } from '../../ids.js';
 import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
-import type { PreparedScrape } from '../scrapes/scrape-executor.js';
+import type { PreparedScrape, ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import type { CrawledPage } from '../../engine/crawl-engine.js';
 import type { CrawlRecords, UrlEnd } from './crawl-records.js';
 import type { ClaimedCrawl, CrawlCounters, FrontierRow } from './crawl-rows.js';
 import type { CrawlScope } from './crawl-scope.js';
-import type { SnapshotExecutor } from './snapshot-executor.js';
 
 export interface PageHandlerDeps {
   crawl: ClaimedCrawl;
   owner: string;
   scope: CrawlScope;
-  snapshots: SnapshotExecutor;
+  /** Processes the pages the crawl engine fetched, as it does a scrape's (prepared with `discoverLinks`). */
+  executor: ScrapeExecutor;
   prepared: PreparedScrape;
   records: CrawlRecords;
   /** The counters as last recorded (the start page moves the site only while no page exists). */
@@ -60,7 +60,7 @@ export async function handleFetchedPage(
       return records.endUrl(owner, crawl.id, row.id, { status: 'external', finalUrl });
     }
   }
-  const executed = await deps.snapshots.execute(
+  const executed = await deps.executor.process(
     {
       teamId: crawl.teamId,
       url: row.url,
@@ -70,10 +70,10 @@ export async function handleFetchedPage(
       source: 'crawl',
       signal: deps.signal,
     },
-    snapshot,
+    { snapshot, warnings: [] },
     deps.prepared,
   );
-  const plan = external ? { rows: [], decided: [] } : scope.plan(fetched.links, row.depth);
+  const plan = external ? { rows: [], decided: [] } : scope.plan(executed.links, row.depth);
   const result = await records.recordPage(owner, crawl.id, {
     targetId: row.id,
     depth: row.depth,

@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.js';
 import { compileUrlFilter } from '../../url/glob.js';
 import { createRobotsCache, type RobotsCache } from '../maps/robots-cache.js';
 import { ROBOTS_PRODUCT_TOKEN } from '../maps/map.service.js';
-import type { PreparedScrape } from '../scrapes/scrape-executor.js';
+import type { PreparedScrape, ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import type { CrawlEngine, CrawlTarget, CrawlWork, CrawledPage } from '../../engine/crawl-engine.js';
 import type { CrawlStopReason } from './crawl.entity.js';
 import type { CrawlFrontier } from './crawl-frontier.js';
@@ -14,7 +14,6 @@ import type { ClaimedCrawl, CrawlCounters, FrontierRow } from './crawl-rows.js';
 import { refusedStart, robotsRefusal } from './crawl-robots.js';
 import { CrawlScope } from './crawl-scope.js';
 import { HostScheduler } from './host-scheduler.js';
-import type { SnapshotExecutor } from './snapshot-executor.js';
 
 /** How runs pace and retry (config: CRAWL_*, WORKER_MAX_ATTEMPTS, WORKER_RETRY_BASE_MS). */
 export interface CrawlRunSettings {
@@ -29,7 +28,8 @@ export interface CrawlRunDeps {
   frontier: CrawlFrontier;
   records: CrawlRecords;
   engine: CrawlEngine;
-  snapshots: SnapshotExecutor;
+  /** Processes the pages the engine fetched (the scrape pipeline, parsers, objects). */
+  executor: ScrapeExecutor;
   /** robots.txt fetches (the guarded http engine). */
   robotsFetch: DiscoveryFetcher;
   progress: CrawlProgress;
@@ -88,12 +88,16 @@ export class CrawlRun implements CrawlWork {
     if (Date.now() >= this.crawl.deadlineAt.getTime()) return this.finish('timeout');
     let prepared: PreparedScrape;
     try {
-      prepared = this.deps.snapshots.prepare(this.crawl.options);
+      // The crawl engine fetches: only processing is prepared, and the links it follows come from it.
+      prepared = this.deps.executor.prepare(
+        { ...this.crawl.options, engine: undefined },
+        { prefetched: true, discoverLinks: true },
+      );
     } catch (err) {
       return this.finish('engine_error', `scrape_options cannot run on this worker: ${messageOf(err)}`);
     }
     this.handlerDeps = {
-      ...{ crawl: this.crawl, owner: this.owner, scope: this.scope, snapshots: this.deps.snapshots, prepared },
+      ...{ crawl: this.crawl, owner: this.owner, scope: this.scope, executor: this.deps.executor, prepared },
       ...{ records: this.deps.records, counters: () => this.counters, signal: this.signal },
     };
     if (!(await this.startAllowed())) return;

@@ -2,7 +2,7 @@ import { newId } from '../../ids.js';
 import type { UrlFilter } from '../../url/glob.js';
 import { dedupeKey, sameSite } from '../../url/normalize.js';
 import { rankByQuery } from '../../url/rank.js';
-import type { FoundLink } from '../../engine/crawl-engine.js';
+import type { PageLink } from '../../pipeline/page-links.js';
 import type { NewFrontierRow } from './crawl-records.js';
 
 /** What a page's links add to the frontier. */
@@ -68,10 +68,10 @@ export class CrawlScope {
    * and the dedupe keys decided. Pure: call `rememberKeys(plan.decided)` once the page is recorded
    * (a page that turns out to be a duplicate adds nothing, and decides nothing).
    */
-  plan(links: readonly FoundLink[], depth: number): LinkPlan {
+  plan(links: readonly PageLink[], depth: number): LinkPlan {
     const next = depth + 1;
     const withinDepth = this.spec.maxDepth === null || next <= this.spec.maxDepth;
-    const follow: (FoundLink & { key: string; external: boolean })[] = [];
+    const follow: (PageLink & { key: string; external: boolean })[] = [];
     const listed: NewFrontierRow[] = [];
     const decided: string[] = [];
     const planned = new Set<string>();
@@ -105,7 +105,7 @@ export class CrawlScope {
     for (const key of keys) this.seen.add(key);
   }
 
-  private rank<T extends FoundLink>(links: T[]): T[] {
+  private rank<T extends PageLink>(links: T[]): T[] {
     const query = this.spec.searchQuery?.trim();
     if (!query) return links;
     const items = links.map((l) => ({ url: l.url, text: l.text, link: l }));

@@ -1,6 +1,5 @@
 import { defineModule } from '../../module/app-module.js';
 import { createEngineFetchers } from '../maps/engine-fetchers.js';
-import { pagesModule } from '../pages/pages.module.js';
 import { scrapesModule } from '../scrapes/scrapes.module.js';
 import { webhooksModule } from '../webhooks/webhooks.module.js';
 import { CrawlFrontierSchema } from './crawl-frontier.entity.js';
@@ -12,7 +11,6 @@ import { CrawlSchema } from './crawl.entity.js';
 import { CrawlService } from './crawl.service.js';
 import { CRAWL_SETTINGS, crawlSettings } from './crawl.settings.js';
 import { crawlRoutes } from './crawls.routes.js';
-import { createSnapshotExecutor } from './snapshot-executor.js';
 
 /** Crawls: one job per crawl on the queue, leased to a runner that feeds the crawl engine from the frontier. */
 export const crawlsModule = defineModule({
@@ -61,13 +59,7 @@ export const crawlsModule = defineModule({
           frontier: new CrawlFrontier(ctx.orm),
           records: crawlRecords,
           engine: ctx.crawlEngine(),
-          snapshots: createSnapshotExecutor({
-            guard: ctx.guard,
-            pipeline: ctx.pipeline,
-            parsers: ctx.parsers,
-            pages: ctx.use(pagesModule).pageContent,
-            timeoutMs: config.scrape.timeoutMs,
-          }),
+          executor: ctx.use(scrapesModule).executor,
           robotsFetch: createEngineFetchers(ctx.engines, { timeoutMs: config.scrape.timeoutMs }).discovery,
           progress: crawlProgress,
           logger: ctx.logger,

@@ -3,7 +3,7 @@ import type { PageSnapshot } from '../../engine/types.js';
 import { AppError, errors } from '../../errors.js';
 import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
 import type { PageFetcher } from './engine-fetchers.js';
-import { extractPageLinks } from './page-links.js';
+import { readPageLinks } from '../../pipeline/page-links.js';
 import type { RobotsCache } from './robots-cache.js';
 
 /** A URL link discovery found, with the words known for it (anchor texts, its title). */
@@ -203,7 +203,7 @@ class LinkRun {
       this.record(finalUrl, []);
       return;
     }
-    const { title, links } = extractPageLinks(page.text, page.finalUrl);
+    const { title, links } = readPageLinks(page.text, page.finalUrl);
     this.record(finalUrl, title === '' ? [] : [title]);
     for (const link of links) {
       if (!this.options.inScope(link.url)) continue;

@@ -9,6 +9,7 @@ import type { ContentPipeline } from '../../pipeline/content-pipeline.js';
 import type { PreparedContentOptions } from '../../pipeline/options.js';
 import type { ConvertPool } from '../../pipeline/convert-pool.js';
 import { isPdf, pdfContent } from '../../pipeline/pdf-content.js';
+import type { PageLink } from '../../pipeline/page-links.js';
 import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
 import type { FormatContent, PageContentStore } from '../pages/page-content.js';
 import { Page } from '../pages/page.entity.js';
@@ -46,6 +47,25 @@ export interface ExecutedPage {
   page: Page;
   content: FormatContent;
   warnings: string[];
+  /** The links a crawl follows (when prepared with `discoverLinks`; empty otherwise). */
+  links: PageLink[];
+}
+
+/** A page fetched by the engines, before processing. */
+export interface FetchedPage {
+  snapshot: PageSnapshot;
+  /** What the fetch has to say (proxies, engines). */
+  warnings: string[];
+}
+
+export interface PrepareOptions {
+  /** Also find the links a crawl follows (`ExecutedPage.links`). */
+  discoverLinks?: boolean;
+  /**
+   * Pages arrive fetched (a crawl engine fetched them): the engines are not asked whether they
+   * can fetch with these options.
+   */
+  prefetched?: boolean;
 }
 
 /** Validated and compiled once per request (or per batch), reused for every page. */
@@ -58,9 +78,11 @@ export interface PreparedScrape {
 }
 
 /**
- * One URL in, stored formats out: guard check → engine (with fallback) → content pipeline →
- * parser → objects. Shared by single scrapes, batch items and crawl pages, so they behave
- * alike. Nothing is persisted in the database here; on failure no object is left behind.
+ * One URL in, stored formats out, in two halves: `fetch` (guard check → engine with fallback,
+ * through the proxies) and `process` (content pipeline → parser → objects). Scrapes and batch
+ * items do both (`execute`); a crawl's engine fetches, and its pages go through `process`
+ * only. So all three behave alike. Nothing is persisted in the database here; on failure no
+ * object is left behind.
  */
 export class ScrapeExecutor {
   constructor(private readonly deps: ScrapeExecutorDeps) {}
@@ -69,10 +91,10 @@ export class ScrapeExecutor {
    * Checks everything that can be checked before fetching (formats, selectors, parser,
    * engine capabilities) and compiles it. Throws 400/404 for what no page could satisfy.
    */
-  prepare(options: ScrapeOptions): PreparedScrape {
+  prepare(options: ScrapeOptions, how: PrepareOptions = {}): PreparedScrape {
     const plan = planScrape(options, this.deps.timeoutMs);
     if (options.parser) this.deps.parsers.require(options.parser.id);
-    this.deps.engines.plan(plan.needs, options.engine);
+    if (!how.prefetched) this.deps.engines.plan(plan.needs, options.engine);
     const contentOptions: ContentOptions = {
       formats: plan.contentFormats,
       removeCssSelectors: options.remove_css_selectors,
@@ -87,23 +109,29 @@ export class ScrapeExecutor {
             queryToOrderLinksBy: options.links_on_page.query_to_order_links_by,
           }
         : null,
+      ...(how.discoverLinks ? { discoverLinks: true } : {}),
     };
     const content = this.deps.pipeline.prepare(contentOptions);
     return { plan, content, contentOptions, contentKey: JSON.stringify(contentOptions) };
   }
 
+  /** Fetches and processes one URL (a scrape, a batch item). */
   async execute(
     request: ExecuteRequest,
     prepared: PreparedScrape = this.prepare(request.options),
   ): Promise<ExecutedPage> {
+    const fetched = await this.fetch(request, prepared);
+    return this.process(request, fetched, prepared);
+  }
+
+  /** Fetches the page through the engines (guard first, proxies, fallback, time budget). */
+  async fetch(request: ExecuteRequest, prepared: PreparedScrape): Promise<FetchedPage> {
     const target = parseTargetUrl(request.url, request.urlField);
     this.deps.guard.checkUrl(target); // refuses literal private addresses and denied domains before any I/O
     const { plan } = prepared;
     const deadline = createDeadline(plan.timeoutMs, request.signal);
-    let snapshot: PageSnapshot;
-    let proxyNotes: string[];
     try {
-      ({ value: snapshot, warnings: proxyNotes } = await this.deps.proxies.run(
+      const { value: snapshot, warnings } = await this.deps.proxies.run(
         request.options.country,
         async (proxy) =>
           (
@@ -117,10 +145,17 @@ export class ScrapeExecutor {
             )
           ).snapshot,
         { signal: deadline.signal },
-      ));
+      );
+      return { snapshot, warnings };
     } finally {
       deadline.dispose();
     }
+  }
+
+  /** Converts a fetched page into its formats and stores them; the Page is built, not persisted. */
+  async process(request: ExecuteRequest, fetched: FetchedPage, prepared: PreparedScrape): Promise<ExecutedPage> {
+    const { snapshot } = fetched;
+    const { plan } = prepared;
     const { converted, notes } = await this.convert(snapshot, prepared, request.signal).finally(() => {
       // The caller went away (client disconnected, job stopped) before or while the page was
       // converted, or the pool dropped it for that: store nothing, as when a fetch is cut off.
@@ -132,7 +167,7 @@ export class ScrapeExecutor {
       id: request.pageId,
       teamId: request.teamId,
       source: request.source,
-      url: target.href,
+      url: normalizeTargetHref(request.url),
       finalUrl: snapshot.finalUrl,
       statusCode: snapshot.statusCode,
       formats,
@@ -141,7 +176,12 @@ export class ScrapeExecutor {
       actionsOutput: snapshot.actionsOutput ?? null,
       createdAt: new Date(),
     });
-    return { page, content, warnings: [...proxyNotes, ...(snapshot.warnings ?? []), ...notes] };
+    return {
+      page,
+      content,
+      warnings: [...fetched.warnings, ...(snapshot.warnings ?? []), ...notes],
+      links: converted?.pageLinks ?? [],
+    };
   }
 
   private async convert(
@@ -189,6 +229,15 @@ export class ScrapeExecutor {
     if (plan.browser?.screenshot && snapshot.screenshot) content.screenshot = snapshot.screenshot;
     if (plan.browser?.printPdf && snapshot.pdf) content.raw_pdf = snapshot.pdf;
     return content;
+  }
+}
+
+/** The URL as the page records it (what the guard checked: parsed and serialised by URL). */
+function normalizeTargetHref(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 

@@ -5,7 +5,7 @@ import type { CrawlProgress } from '../../../src/domain/crawls/crawl-progress.js
 import type { CrawlRecords, UrlEnd } from '../../../src/domain/crawls/crawl-records.js';
 import { CrawlRun } from '../../../src/domain/crawls/crawl-run.js';
 import type { ClaimedCrawl, CrawlCounters, FrontierRow } from '../../../src/domain/crawls/crawl-rows.js';
-import type { SnapshotExecutor } from '../../../src/domain/crawls/snapshot-executor.js';
+import type { ScrapeExecutor } from '../../../src/domain/scrapes/scrape-executor.js';
 import { AppError } from '../../../src/errors.js';
 import type { Logger } from '../../../src/logger.js';
 
@@ -132,11 +132,11 @@ describe('CrawlRun feed loop', () => {
       40,
     );
     const logger = { warn() {}, error() {}, info() {}, debug() {} } as unknown as Logger;
-    const snapshots = { prepare: () => ({ plan: { timeoutMs: 5000 } }) } as unknown as SnapshotExecutor;
+    const executor = { prepare: () => ({ plan: { timeoutMs: 5000 } }) } as unknown as ScrapeExecutor;
     const progress = { update() {}, async finished() {} } as unknown as CrawlProgress;
     const run = new CrawlRun(
       {
-        ...{ frontier: f.frontierRows, records: f.records, engine: f.engine, snapshots, progress, logger },
+        ...{ frontier: f.frontierRows, records: f.records, engine: f.engine, executor, progress, logger },
         robotsFetch: (() => Promise.reject(new Error('no robots here'))) as never,
         settings: { concurrency: 4, hostConcurrency: 4, hostDelayMs: 0, maxAttempts: 3, retryBaseMs: 10 },
       },

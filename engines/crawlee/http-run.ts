@@ -1,11 +1,10 @@
-import type { CheerioCrawlingContext } from '@crawlee/cheerio';
+import type { HttpCrawlingContext } from '@crawlee/cheerio';
 import type { CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
-import { extractLinks } from './cheerio-links.js';
 import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
 import { EngineHttpClient, type SnapshotFetcher } from './engine-http-client.js';
 import { FrontierRequestManager } from './frontier-request-manager.js';
 
-export interface CheerioRunDeps {
+export interface HttpRunDeps {
   fetchSnapshot: SnapshotFetcher;
   dataDir: string;
 }
@@ -14,18 +13,19 @@ export interface CheerioRunDeps {
 const SERVER_ERRORS = Array.from({ length: 100 }, (_, i) => 500 + i);
 
 /**
- * One crawl run on Crawlee's CheerioCrawler: targets come from the crawl's frontier
- * (FrontierRequestManager), fetches go through the `http` engine (EngineHttpClient), links are
- * read from the document the crawler parsed. Concurrency is fixed (min = max), retries are the
+ * One crawl run on Crawlee's HttpCrawler: targets come from the crawl's frontier
+ * (FrontierRequestManager), fetches go through the `http` engine (EngineHttpClient), and the
+ * snapshot goes back to the crawl, which processes it like a scrape (its links come from that
+ * processing: the page is parsed once). Concurrency is fixed (min = max), retries are the
  * crawl's (maxRequestRetries 0), and no session pool or cookies carry state between pages.
  */
-export async function runCheerio(work: CrawlWork, options: CrawlEngineOptions, deps: CheerioRunDeps): Promise<void> {
+export async function runHttp(work: CrawlWork, options: CrawlEngineOptions, deps: HttpRunDeps): Promise<void> {
   const mod = await loadCheerio();
   if (options.signal.aborted) return;
   const client = new EngineHttpClient(deps.fetchSnapshot, options.signal);
   const target = FrontierRequestManager.target;
   const seconds = Math.ceil(options.pageTimeoutMs / 1000);
-  const crawler = new mod.CheerioCrawler(
+  const crawler = new mod.HttpCrawler(
     {
       requestQueue: new FrontierRequestManager(work, mod.Request).asQueue(),
       httpClient: client,
@@ -41,11 +41,10 @@ export async function runCheerio(work: CrawlWork, options: CrawlEngineOptions, d
       autoscaledPoolOptions: { maybeRunIntervalSecs: 0.02, loggingIntervalSecs: null },
       statusMessageLoggingInterval: 3600,
       log: silentLog(mod),
-      requestHandler: async (ctx: CheerioCrawlingContext) => {
+      requestHandler: async (ctx: HttpCrawlingContext) => {
         const snapshot = client.snapshotOf(ctx.response);
         if (!snapshot) throw new Error(`no response was recorded for ${ctx.request.url}`);
-        const links = ctx.$ ? extractLinks(ctx.$, snapshot.finalUrl) : [];
-        await work.fetched(target(ctx.request), { snapshot, links });
+        await work.fetched(target(ctx.request), { snapshot });
       },
       failedRequestHandler: async ({ request }, error) => work.failed(target(request), error),
     },
