@@ -64,8 +64,8 @@ export class AppError extends Error {
 /** Shorthands for the errors thrown most often. */
 export const errors = {
   validation: (detail: string) => new AppError('validation', 'validation_error', detail),
-  notFound: (resource: string, id: string) =>
-    new AppError('not_found', `${resource}_not_found`, `${resource} ${JSON.stringify(id)} does not exist`),
+  notFound: (resource: string, id: string, label = resource) =>
+    new AppError('not_found', `${resource}_not_found`, `${label} ${JSON.stringify(id)} does not exist`),
   unauthorized: (detail: string) => new AppError('unauthorized', 'invalid_api_key', detail),
   blocked: (detail: string) => new AppError('forbidden', 'blacklisted_domain', detail),
   upstream: (detail: string, cause?: unknown) => new AppError('upstream', 'upstream_error', detail, { cause }),
