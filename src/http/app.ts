@@ -80,6 +80,6 @@ export function createHttpApp(container: Container): HttpApp {
   mountRoutes(app, routes, authenticate);
 
   app.notFound(notFoundHandler);
-  app.onError(createErrorHandler(() => urls.docs()));
+  app.onError(createErrorHandler({ docsUrl: () => urls.docs(), bodyLimitBytes: config.server.bodyLimitBytes }));
   return { app, routes, authenticate };
 }
