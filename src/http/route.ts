@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Actor } from '../domain/auth/actor.js';
 import { parseInput } from '../validation.js';
 import { readJsonBody, readQuery } from './body.js';
@@ -74,6 +74,12 @@ export function successStatus(route: AnyRoute): number {
   return status ?? 200;
 }
 
+/**
+ * The body of a route that declares none: nothing, `null` or `{}`. A body that is there is
+ * still read, so malformed JSON or a field the route does not take is a 400, never ignored.
+ */
+const NO_BODY = z.strictObject({}).optional();
+
 /** Registers routes on the app; authentication runs per route (public routes opt out). */
 export function mountRoutes(
   app: Hono<AppEnv>,
@@ -86,8 +92,8 @@ export function mountRoutes(
       const actor = route.auth === false ? (undefined as unknown as Actor) : await authenticate(c);
       const params = route.params ? parseInput(route.params, c.req.param()) : undefined;
       const query = route.query ? parseInput(route.query, readQuery(c)) : undefined;
-      const body = route.body ? parseInput(route.body, await readJsonBody(c)) : undefined;
-      const result = await route.handler({ c, actor, body, query, params });
+      const body = parseInput(route.body ?? NO_BODY, await readJsonBody(c)) as unknown;
+      const result = await route.handler({ c, actor, body: route.body ? body : undefined, query, params });
       if (result instanceof Response) return result;
       if (result instanceof Reply) return c.json(result.body as object, result.status as 200, result.headers);
       return c.json(result as object, successStatus(route) as 200);
