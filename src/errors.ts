@@ -12,10 +12,16 @@ export const ERROR_KINDS = {
   forbidden: { status: 403, title: 'Forbidden', slug: 'forbidden' },
   not_found: { status: 404, title: 'Not Found', slug: 'not_found' },
   conflict: { status: 409, title: 'Conflict', slug: 'conflict' },
+  client_timeout: { status: 408, title: 'Request Timeout', slug: 'request_timeout' },
   payload_too_large: { status: 413, title: 'Payload Too Large', slug: 'payload_too_large' },
   range_not_satisfiable: { status: 416, title: 'Range Not Satisfiable', slug: 'range_not_satisfiable' },
   unprocessable: { status: 422, title: 'Unprocessable Entity', slug: 'unprocessable_entity' },
   rate_limited: { status: 429, title: 'Too Many Requests', slug: 'too_many_requests' },
+  headers_too_large: {
+    status: 431,
+    title: 'Request Header Fields Too Large',
+    slug: 'request_header_fields_too_large',
+  },
   internal: { status: 500, title: 'Internal Server Error', slug: 'internal_error' },
   upstream: { status: 502, title: 'Bad Gateway', slug: 'bad_gateway' },
   timeout: { status: 504, title: 'Gateway Timeout', slug: 'gateway_timeout' },
@@ -64,8 +70,8 @@ export class AppError extends Error {
 /** Shorthands for the errors thrown most often. */
 export const errors = {
   validation: (detail: string) => new AppError('validation', 'validation_error', detail),
-  notFound: (resource: string, id: string) =>
-    new AppError('not_found', `${resource}_not_found`, `${resource} ${JSON.stringify(id)} does not exist`),
+  notFound: (resource: string, id: string, label = resource) =>
+    new AppError('not_found', `${resource}_not_found`, `${label} ${JSON.stringify(id)} does not exist`),
   unauthorized: (detail: string) => new AppError('unauthorized', 'invalid_api_key', detail),
   blocked: (detail: string) => new AppError('forbidden', 'blacklisted_domain', detail),
   upstream: (detail: string, cause?: unknown) => new AppError('upstream', 'upstream_error', detail, { cause }),

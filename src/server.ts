@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Container } from './container.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
+import { createClientErrorHandler } from './http/client-error.js';
 import { attachGraphQLWebSocket, createGraphQL } from './http/graphql.js';
 
 export interface RunningServer {
@@ -22,6 +23,10 @@ export async function startServer(container: Container): Promise<RunningServer> 
   http.app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, {}));
   const server = createAdaptorServer({ fetch: http.app.fetch, hostname: config.server.host }) as Server;
   server.keepAliveTimeout = 65_000;
+  server.on(
+    'clientError',
+    createClientErrorHandler(() => container.urls.docs(), logger),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => {

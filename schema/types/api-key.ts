@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { CreateApiKeyInput } from '../../src/domain/auth/api-key.schema.js';
+import { CreateApiKeyInput, KeyIdParams } from '../../src/domain/auth/api-key.schema.js';
 import type { ApiKey } from '../../src/domain/auth/api-key.entity.js';
 import { builder } from '../builder.js';
+import { validateId } from '../camel-input.js';
 
 const ApiKeyRef = builder.objectRef<ApiKey & { secret?: string }>('ApiKey').implement({
   description: 'An API key of the team. The secret is only returned by createApiKey.',
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
   revokeApiKey: t.field({
     type: ApiKeyRef,
     args: { id: t.arg.id({ required: true }) },
-    validate: { schema: z.object({ id: z.string().min(1).max(100) }) },
+    validate: validateId(KeyIdParams.shape.key_id),
     resolve: (_, args, ctx) => ctx.services.apiKeys.revokeKey(ctx.actor().teamId, String(args.id)),
   }),
 }));

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { batchProgressEvent } from '../../src/domain/batches/batch-progress.js';
-import { BatchItemsQuery, CreateBatchInput, PatchBatchInput } from '../../src/domain/batches/batch.schema.js';
+import {
+  BatchIdParams,
+  BatchItemsQuery,
+  CreateBatchInput,
+  PatchBatchInput,
+} from '../../src/domain/batches/batch.schema.js';
 import type { BatchProgressEvent } from '../../src/pubsub/events.js';
 import { resourceChannel } from '../../src/pubsub/events.js';
 import type { presentBatchItem } from '../../src/domain/batches/batch.presenter.js';
 import { presentBatch, presentItemsPage } from '../../src/domain/batches/batch.presenter.js';
 import { builder } from '../builder.js';
-import { fromCamel, validateWith } from '../camel-input.js';
+import { fromCamel, validateId, validateWith } from '../camel-input.js';
 import { BatchProgressRef } from './events.js';
 
 type Presented = Record<string, unknown>;
@@ -100,6 +105,7 @@ builder.queryFields((t) => ({
   batch: t.field({
     type: BatchRef,
     args: { id: t.arg.id({ required: true }) },
+    validate: validateId(BatchIdParams.shape.batch_id),
     resolve: async (_, args, ctx) => asBatch(await ctx.services.batches.get(ctx.actor(), String(args.id))),
   }),
   batches: t.field({
@@ -126,7 +132,7 @@ builder.mutationFields((t) => ({
     type: BatchRef,
     description: 'Merges metadata; a key set to "" is removed.',
     args: { id: t.arg.id({ required: true }), metadata: t.arg({ type: 'JSON', required: true }) },
-    validate: validateWith(z.object({ id: z.string().min(1), metadata: PatchBatchInput.shape.metadata })),
+    validate: validateWith(z.object({ id: BatchIdParams.shape.batch_id, metadata: PatchBatchInput.shape.metadata })),
     resolve: async (_, args, ctx) => {
       const { id, metadata } = args as unknown as { id: string; metadata: Record<string, unknown> };
       return asBatch(await ctx.services.batches.patchMetadata(ctx.actor(), id, metadata));
@@ -139,6 +145,7 @@ builder.subscriptionFields((t) => ({
     type: BatchProgressRef,
     description: 'Progress of one batch: its current state first, then every update until it completes.',
     args: { id: t.arg.id({ required: true }) },
+    validate: validateId(BatchIdParams.shape.batch_id),
     subscribe: async function* (_, args, ctx) {
       const actor = ctx.actor();
       // Subscribe before reading the state, so no update falls between the two.

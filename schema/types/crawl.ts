@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { CrawlPagesQuery, CreateCrawlInput, PreviewCrawlFilterInput } from '../../src/domain/crawls/crawl.schema.js';
+import {
+  CrawlIdParams,
+  CrawlPagesQuery,
+  CreateCrawlInput,
+  PreviewCrawlFilterInput,
+} from '../../src/domain/crawls/crawl.schema.js';
 import { progressEvent } from '../../src/domain/crawls/crawl-progress.js';
 import type { Crawl } from '../../src/domain/crawls/crawl.entity.js';
 import { presentCrawl, presentCrawlPages, presentFilterPreview } from '../../src/domain/crawls/crawl.presenter.js';
 import type { CrawlProgressEvent } from '../../src/pubsub/events.js';
 import { resourceChannel } from '../../src/pubsub/events.js';
 import { builder } from '../builder.js';
-import { fromCamel, validateWith } from '../camel-input.js';
+import { fromCamel, validateId, validateWith } from '../camel-input.js';
 import { CrawlProgressRef } from './events.js';
 
 type PresentedPages = ReturnType<typeof presentCrawlPages>;
@@ -120,6 +125,7 @@ builder.queryFields((t) => ({
   crawl: t.field({
     type: CrawlRef,
     args: { id: t.arg.id({ required: true }) },
+    validate: validateId(CrawlIdParams.shape.crawl_id),
     resolve: (_, args, ctx) => ctx.services.crawls.get(ctx.actor(), String(args.id)),
   }),
   crawls: t.field({
@@ -163,6 +169,7 @@ builder.subscriptionFields((t) => ({
     type: CrawlProgressRef,
     description: 'Progress of one crawl: its current state first, then every update until it completes.',
     args: { id: t.arg.id({ required: true }) },
+    validate: validateId(CrawlIdParams.shape.crawl_id),
     subscribe: async function* (_, args, ctx) {
       const actor = ctx.actor();
       // Subscribe before reading the state, so no update falls between the two.

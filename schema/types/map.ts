@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateMapInput, GetMapQuery } from '../../src/domain/maps/map.schema.js';
+import { CreateMapInput, GetMapQuery, MapIdParams } from '../../src/domain/maps/map.schema.js';
 import { presentMap } from '../../src/domain/maps/map.presenter.js';
 import { builder } from '../builder.js';
 import { fromCamel, validateWith } from '../camel-input.js';
@@ -7,7 +7,7 @@ import { fromCamel, validateWith } from '../camel-input.js';
 type Presented = ReturnType<typeof presentMap>;
 
 /** `map(id, cursor)`: the cursor is checked by the same schema as GET /v1/maps/{id}?cursor=. */
-const MapArgs = z.object({ id: z.string().min(1).max(100), cursor: GetMapQuery.shape.cursor });
+const MapArgs = z.object({ id: MapIdParams.shape.map_id, cursor: GetMapQuery.shape.cursor });
 
 const CreateMapGqlInput = builder.inputType('CreateMapInput', {
   fields: (t) => ({

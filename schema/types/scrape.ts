@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { RetrieveQuery } from '../../src/domain/pages/retrieve.schema.js';
-import { CreateScrapeInput } from '../../src/domain/scrapes/scrape.schema.js';
+import { CreateScrapeInput, ScrapeIdParams } from '../../src/domain/scrapes/scrape.schema.js';
 import { presentRetrieve } from '../../src/domain/pages/page.presenter.js';
 import { presentScrape } from '../../src/domain/scrapes/scrape.presenter.js';
 import { builder } from '../builder.js';
-import { fromCamel, validateWith } from '../camel-input.js';
+import { fromCamel, validateId, validateWith } from '../camel-input.js';
 
 type Presented = Record<string, unknown>;
 const str = (obj: Presented, key: string) => (obj[key] as string | null | undefined) ?? null;
@@ -142,6 +142,7 @@ builder.queryFields((t) => ({
   scrape: t.field({
     type: ScrapeRef,
     args: { id: t.arg.id({ required: true }) },
+    validate: validateId(ScrapeIdParams.shape.scrape_id),
     resolve: async (_, args, ctx) => presentScrape(await ctx.services.scrapes.get(ctx.actor(), String(args.id))),
   }),
   retrieve: t.field({

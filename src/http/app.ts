@@ -66,6 +66,7 @@ export function createHttpApp(container: Container): HttpApp {
   let openapi: Record<string, unknown> | null = null;
   const document = () =>
     (openapi ??= buildOpenApiDocument(routes, { version: container.version, serverUrl: urls.base() }));
+  // Public, unlike every other /v1 route: the docs page (/docs) reads it without a key.
   app.get('/v1/openapi.json', (c) => c.json(document()));
   app.get('/docs', (c) => c.html(renderDocsPage(document())));
   app.get('/docs/api-reference/errors', (c) => c.html(renderErrorsPage()!));
@@ -79,7 +80,12 @@ export function createHttpApp(container: Container): HttpApp {
   app.route('/', createBlobRoutes<AppEnv>(container.blobs, createBlobUrlVerifier(container.signingSecret)));
   mountRoutes(app, routes, authenticate);
 
-  app.notFound(notFoundHandler);
-  app.onError(createErrorHandler(() => urls.docs()));
+  // Every /v1 endpoint requires the credential and a missing or bad one is 401 first
+  // (spec, "Authentication"): an unknown /v1 route is 404 only to a caller with a valid key.
+  app.notFound(async (c) => {
+    if (/^\/v1(\/|$)/.test(new URL(c.req.url).pathname)) await authenticate(c);
+    return notFoundHandler(c);
+  });
+  app.onError(createErrorHandler({ docsUrl: () => urls.docs(), bodyLimitBytes: config.server.bodyLimitBytes }));
   return { app, routes, authenticate };
 }

@@ -1,25 +1,47 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, toErrorEnvelope } from '../errors.js';
+import { ClientAbortError } from './body.js';
 import type { AppEnv } from './env.js';
+import { answerWhileDiscarding } from './oversized-body.js';
+
+export interface ErrorHandlerOptions {
+  docsUrl: () => string;
+  /** The body limit: an oversized body is read and discarded up to a multiple of it (oversized-body.ts). */
+  bodyLimitBytes: number;
+}
 
 /**
  * The one place REST maps errors: AppErrors become the spec envelope with their status;
  * anything else is logged with the request id and answered as a masked 500.
  */
-export function createErrorHandler(docsUrl: () => string) {
+export function createErrorHandler(options: ErrorHandlerOptions) {
   return (err: Error, c: Context<AppEnv>): Response => {
+    if (err instanceof ClientAbortError) return clientAborted(c);
     const appError = err instanceof HTTPException ? fromHttpException(err) : err;
-    const { envelope, expected } = toErrorEnvelope(appError, { docsUrl: docsUrl(), requestId: c.get('requestId') });
+    const { envelope, expected } = toErrorEnvelope(appError, {
+      docsUrl: options.docsUrl(),
+      requestId: c.get('requestId'),
+    });
     const log = c.get('log');
     if (!expected) log?.error({ err, error_id: envelope.id }, 'unexpected error');
     else log?.debug({ code: envelope.code, detail: envelope.detail }, 'request failed');
     const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
     if (appError instanceof AppError) Object.assign(headers, appError.headers);
-    // The rest of an oversized body is never read: the connection cannot be reused.
-    if (envelope.status === 413) headers.connection = 'close';
-    return new Response(JSON.stringify(envelope), { status: envelope.status, headers });
+    const init = { status: envelope.status, headers, body: JSON.stringify(envelope) };
+    // The connection cannot be reused after an unread body; the client still reads the 413.
+    if (envelope.status === 413) return answerWhileDiscarding(c.env?.incoming, options.bodyLimitBytes, init);
+    return new Response(init.body, init);
   };
+}
+
+/**
+ * Nobody is left to read an answer. Logged as what it is, not as a failure of the service;
+ * the status (nginx's 499 "client closed request") only shows in the request log line.
+ */
+function clientAborted(c: Context<AppEnv>): Response {
+  c.get('log')?.info({ method: c.req.method, path: new URL(c.req.url).pathname }, 'client aborted the request');
+  return new Response(null, { status: 499 });
 }
 
 /** Hono throws HTTPException for its own failures (body limit, malformed requests). */

@@ -1,9 +1,16 @@
 import type { Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { Actor } from '../domain/auth/actor.js';
 import { Reply, successStatus, type AnyRoute } from '../module/route.js';
 import { parseInput } from '../validation.js';
 import { readJsonBody, readQuery } from './body.js';
 import type { AppEnv } from './env.js';
+
+/**
+ * The body of a route that declares none: nothing, `null` or `{}`. A body that is there is
+ * still read, so malformed JSON or a field the route does not take is a 400, never ignored.
+ */
+const NO_BODY = z.strictObject({}).optional();
 
 /** Registers the modules' routes on the app; authentication runs per route (public routes opt out). */
 export function mountRoutes(
@@ -17,10 +24,10 @@ export function mountRoutes(
       const actor = route.auth === false ? (undefined as unknown as Actor) : await authenticate(c);
       const params = route.params ? parseInput(route.params, c.req.param()) : undefined;
       const query = route.query ? parseInput(route.query, readQuery(c)) : undefined;
-      const body = route.body ? parseInput(route.body, await readJsonBody(c)) : undefined;
+      const body = parseInput(route.body ?? NO_BODY, await readJsonBody(c)) as unknown;
       const result = await route.handler({
         actor,
-        body,
+        body: route.body ? body : undefined,
         query,
         params,
         signal: c.req.raw.signal,

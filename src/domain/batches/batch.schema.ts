@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../../validation.js';
+import { queryInt, resourceId } from '../../validation.js';
 import { ScrapeOptionsShape } from '../scrapes/scrape.schema.js';
 import { MetadataSchema } from '../shared/metadata.schema.js';
 
@@ -61,7 +61,7 @@ export const PatchBatchInput = z.strictObject({
     .describe('Merged into the batch metadata; a key set to "" is removed.'),
 });
 
-export const BatchIdParams = z.object({ batch_id: z.string().min(1).max(100) });
+export const BatchIdParams = z.object({ batch_id: resourceId('batch') });
 
 const limit = queryInt(BATCH_LIMITS.pageSize.min, BATCH_LIMITS.pageSize.max)
   .optional()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../../validation.js';
+import { queryInt, resourceId } from '../../validation.js';
 import { ScrapeOptionsShape } from '../scrapes/scrape.schema.js';
 
 /** Bounds of the request fields; the server's own caps (CRAWL_MAX_PAGES, CRAWL_MAX_TIMEOUT_S) are checked by the service. */
@@ -136,7 +136,7 @@ export const PreviewCrawlFilterInput = z
 
 export type PreviewCrawlFilterCommand = z.output<typeof PreviewCrawlFilterInput>;
 
-export const CrawlIdParams = z.object({ crawl_id: z.string().min(1).max(100) });
+export const CrawlIdParams = z.object({ crawl_id: resourceId('crawl') });
 
 const limit = queryInt(CRAWL_LIMITS.pageSize.min, CRAWL_LIMITS.pageSize.max)
   .optional()

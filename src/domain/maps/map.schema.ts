@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from '../../validation.js';
 
 /** Longest URL a map accepts or lists (the same bound as scrape targets and sitemap `<loc>`s). */
 export const MAP_URL_MAX_LENGTH = 8192;
@@ -70,6 +71,6 @@ export type CreateMapCommand = z.output<typeof CreateMapInput>;
 /** The discovery options a map was made with, stored beside it. */
 export type MapOptions = Omit<CreateMapCommand, 'url' | 'cursor'>;
 
-export const MapIdParams = z.object({ map_id: z.string().min(1).max(100) });
+export const MapIdParams = z.object({ map_id: resourceId('map') });
 
 export const GetMapQuery = z.object({ cursor: CursorField.optional() });

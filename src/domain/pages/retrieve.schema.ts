@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { queryList } from '../../validation.js';
+import { queryList, resourceId } from '../../validation.js';
 import { TEXT_FORMATS } from './page-content.js';
 
 export const RetrieveQuery = z.object({
-  retrieve_id: z.string({ error: 'is required' }).min(1).max(100).describe('From a scrape, batch item or crawl page.'),
+  retrieve_id: resourceId('page', 'stored content with retrieve_id').describe(
+    'From a scrape, batch item or crawl page.',
+  ),
   formats: queryList(z.enum(TEXT_FORMATS))
     .optional()
     .describe('html, markdown, text, json; repeated, with [] or comma-separated. Default: all.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from '../../validation.js';
 import { MetadataSchema } from '../shared/metadata.schema.js';
 
 /** Formats a scrape can ask for (spec: POST /v1/scrapes). */
@@ -133,4 +134,4 @@ export const CreateScrapeInput = z
 export type CreateScrapeCommand = z.output<typeof CreateScrapeInput>;
 export type ScrapeOptions = Omit<CreateScrapeCommand, 'url' | 'url_to_scrape' | 'metadata'>;
 
-export const ScrapeIdParams = z.object({ scrape_id: z.string().min(1).max(100) });
+export const ScrapeIdParams = z.object({ scrape_id: resourceId('scrape') });

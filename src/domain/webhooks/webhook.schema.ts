@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../../validation.js';
+import { queryInt, resourceId } from '../../validation.js';
 
 export const DeliveriesQuery = z.object({
   event_id: z.string().min(1).max(100).optional().describe('Only the attempts of this event.'),
@@ -7,4 +7,4 @@ export const DeliveriesQuery = z.object({
   limit: queryInt(1, 100).optional(),
 });
 
-export const DeliveryIdParams = z.object({ delivery_id: z.string().min(1).max(100) });
+export const DeliveryIdParams = z.object({ delivery_id: resourceId('delivery') });
