@@ -3,6 +3,7 @@ import { createEngineSetup } from '../engines/index.js';
 import { publicBaseUrl, type AppConfig } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
+import { createLiveConnections, type LiveConnections } from './domain/auth/live-connections.js';
 import { signingSecret } from './domain/settings/settings.service.js';
 import { WorkSignal } from './domain/work-signal.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
@@ -48,6 +49,8 @@ export interface Container {
   services: Services;
   /** Notified when this process queues background work (see startWorkers). */
   work: WorkSignal;
+  /** WebSockets and streams of this process by credential: they close when it is revoked or expires. */
+  live: LiveConnections;
   close(): Promise<void>;
 }
 
@@ -138,6 +141,14 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       convertPool,
       work,
     });
+    const live = createLiveConnections({
+      pubsub,
+      revokedAmong: (keyIds) => services.auth.revokedAmong(keyIds),
+      onRevoked: (keyId) => services.auth.forgetKey(keyId),
+      recheckMs: services.auth.keyCacheMs,
+      logger,
+    });
+    closers.unshift(async () => live.close());
     return {
       config,
       role,
@@ -152,6 +163,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       engines,
       services,
       work,
+      live,
       async close() {
         for (const close of closers) await close().catch((err: Error) => logger.error({ err }, 'close failed'));
       },

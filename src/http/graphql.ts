@@ -2,9 +2,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { buildSchema } from '../../schema/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
+import { useCredentialLifetime } from '../../schema/credential-lifetime.js';
 import { createErrorShaping, useEnvelopedValidationErrors, type GraphQLErrorShaping } from '../../schema/errors.js';
 import { useGraphQLLimits } from '../../schema/limits.js';
 import type { Container } from '../container.js';
@@ -16,6 +17,9 @@ interface ServerContext {
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext> & { shaping: GraphQLErrorShaping };
+
+/** graphql-ws's close code for a refused credential; also used when a credential ends. */
+const CLOSE_FORBIDDEN = 4403;
 
 /**
  * GraphQL over HTTP (yoga, GraphiQL in a browser) and over WebSocket (graphql-ws), with the
@@ -31,7 +35,11 @@ export function createGraphQL(container: Container): GraphQLServer {
     logging: false,
     landingPage: false,
     graphiql: { title: 'Gleaner GraphQL', subscriptionsProtocol: 'WS' },
-    plugins: [...useGraphQLLimits(shaping), useEnvelopedValidationErrors(shaping)],
+    plugins: [
+      ...useGraphQLLimits(shaping),
+      useEnvelopedValidationErrors(shaping),
+      useCredentialLifetime(container.live, shaping),
+    ],
     context: async ({ request, wsActor }) => {
       let actor: Actor | null = wsActor ?? null;
       let failure: unknown = null;
@@ -45,6 +53,7 @@ export function createGraphQL(container: Container): GraphQLServer {
       return {
         services,
         pubsub,
+        transport: wsActor ? 'websocket' : 'http',
         actor: () => {
           if (actor) return actor;
           throw failure;
@@ -59,7 +68,7 @@ export function createGraphQL(container: Container): GraphQLServer {
 /**
  * graphql-ws on the server's `/graphql` path. The connection authenticates once from
  * `connectionParams` (`authorization` or `Authorization`: "Bearer <key>"); a bad credential
- * closes it with 4403.
+ * closes it with 4403, and so does its key's revocation or its token's expiry later.
  */
 export function attachGraphQLWebSocket(server: Server, yoga: GraphQLServer, container: Container): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: container.config.server.bodyLimitBytes });
@@ -71,18 +80,25 @@ export function attachGraphQLWebSocket(server: Server, yoga: GraphQLServer, cont
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
-  type Extra = { request: IncomingMessage; actor?: Actor };
+  type Extra = { request: IncomingMessage; socket: WebSocket; actor?: Actor };
   useServer<Record<string, unknown> | undefined, Extra>(
     {
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const header = (params.authorization ?? params.Authorization) as string | undefined;
+        let actor: Actor;
         try {
-          ctx.extra.actor = await container.services.auth.authenticate(header ?? null);
-          return true;
+          actor = await container.services.auth.authenticate(header ?? null);
         } catch {
           return false;
         }
+        ctx.extra.actor = actor;
+        const { socket } = ctx.extra;
+        const forget = container.live.add(actor, (why) =>
+          socket.close(CLOSE_FORBIDDEN, why === 'revoked' ? 'API key revoked' : 'access token expired'),
+        );
+        socket.once('close', forget);
+        return true;
       },
       execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
