@@ -7,6 +7,7 @@ import { buildSchema } from '../../schema/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
 import { useCredentialLifetime } from '../../schema/credential-lifetime.js';
 import { createErrorShaping, useEnvelopedValidationErrors, type GraphQLErrorShaping } from '../../schema/errors.js';
+import { renderGraphiQLPage } from '../../schema/graphiql.js';
 import { useGraphQLLimits } from '../../schema/limits.js';
 import type { Container } from '../container.js';
 import type { Actor } from '../domain/auth/actor.js';
@@ -17,6 +18,16 @@ interface ServerContext {
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext> & { shaping: GraphQLErrorShaping };
+
+const GRAPHIQL_DEFAULT_QUERY = `# Put your API key in the Headers tab below (it was printed on the first start and saved to
+# DATA_DIR/api-key), press the refresh button on the left to load the schema, then run this:
+{
+  me {
+    teamId
+    via
+  }
+}
+`;
 
 /** graphql-ws's close code for a refused credential; also used when a credential ends. */
 const CLOSE_FORBIDDEN = 4403;
@@ -34,7 +45,15 @@ export function createGraphQL(container: Container): GraphQLServer {
     graphqlEndpoint: '/graphql',
     logging: false,
     landingPage: false,
-    graphiql: { title: 'Gleaner GraphQL', subscriptionsProtocol: 'WS' },
+    graphiql: {
+      title: 'Gleaner GraphQL',
+      subscriptionsProtocol: 'WS',
+      // Every operation, introspection included, needs a key: show where it goes.
+      headers: JSON.stringify({ Authorization: 'Bearer YOUR_API_KEY' }, null, 2),
+      defaultEditorToolsVisibility: 'headers',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+    },
+    renderGraphiQL: renderGraphiQLPage,
     plugins: [
       ...useGraphQLLimits(shaping),
       useEnvelopedValidationErrors(shaping),
