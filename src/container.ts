@@ -103,8 +103,9 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     await blobs.init();
     closers.unshift(async () => blobs.close?.());
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
-    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;
-    // pages the http engine fetched that need JavaScript are re-rendered by the browser.
+    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets
+    // (and once in the start log, by main.ts); pages the http engine fetched that need JavaScript
+    // are re-rendered by the browser.
     const setup = createEngineSetup(config, { guard });
     const channel = options.browserChannel;
     const local = channel
@@ -114,9 +115,6 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       unavailable: setup.unavailable,
       escalate: detectScriptRequirement,
     });
-    if (setup.unavailable.length > 0) {
-      logger.info({ unavailable: setup.unavailable.map((u) => `${u.id}: ${u.reason}`) }, 'engines not available');
-    }
     await engines.start();
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.

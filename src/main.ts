@@ -35,10 +35,11 @@ async function main(): Promise<void> {
   // every collection, so setting it here, before the service is loaded, applies to every thread.
   if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const { createContainer } = await import('./container.js');
-  const { ensureDefaultKey, printStartupHints } = await import('./bootstrap.js');
+  const { ensureDefaultKey, logEngines, printStartupHints } = await import('./bootstrap.js');
   const { startServer } = await import('./server.js');
   const { startWorkers } = await import('./workers/workers.js');
   const container = await createContainer(config, { role });
+  logEngines(container);
   const bootstrap = role === 'worker' ? null : await ensureDefaultKey(container);
   const server = role === 'worker' ? null : await startServer(container);
   const workers = role === 'api' ? null : await startWorkers(container);
