@@ -55,6 +55,8 @@ export function createHttpApp(container: Container): HttpApp {
   app.use('/v1/*', idempotency(services.idempotency, authenticate));
 
   app.route('/', createHealthRoutes(container));
+  // Nothing lives at the root: send people (and browsers) to the API reference.
+  app.get('/', (c) => c.redirect('/docs'));
 
   let openapi: Record<string, unknown> | null = null;
   const document = () =>
