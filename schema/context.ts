@@ -7,4 +7,6 @@ export interface GraphQLContext {
   actor: () => Actor;
   services: Services;
   pubsub: PubSub;
+  /** How the operation arrived: over HTTP (subscriptions then stream as server-sent events) or a WebSocket. */
+  transport: 'http' | 'websocket';
 }

@@ -43,4 +43,25 @@ export function printStartupHints(container: Container, result: BootstrapResult,
   }
   if (result.keyFileExists) out(`Try:  curl -H "Authorization: Bearer $(cat ${shown})" ${base}/v1/me`);
   out(`Docs: ${base}/docs   GraphQL: ${base}/graphql`);
+  const browser = browserEngineState(container);
+  out(browser.available ? 'Browser engine: available' : `Browser engine: not available (${browser.reason})`);
+}
+
+/** Whether this process renders pages in a browser: said once at start, with why not and how to enable it. */
+export function browserEngineState(
+  container: Container,
+): { available: true; engine: string } | { available: false; reason: string } {
+  const browser = container.engines.list().find((e) => e.capabilities.javascript);
+  if (browser) return { available: true, engine: browser.id };
+  const off = container.engines.unavailable().find((u) => u.capabilities.includes('javascript'));
+  return { available: false, reason: off?.reason ?? 'this build has no engine that runs JavaScript' };
+}
+
+/** The start log's line on engines: which run here, and whether the browser engine does. */
+export function logEngines(container: Container): void {
+  const engines = container.engines.list().map((e) => e.id);
+  const state = browserEngineState(container);
+  if (state.available)
+    container.logger.info({ engines, browser: state.engine }, `browser engine available (${state.engine})`);
+  else container.logger.info({ engines, reason: state.reason }, `browser engine not available: ${state.reason}`);
 }

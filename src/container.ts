@@ -6,6 +6,7 @@ import { builtinTransformers } from '../plugins/transformers/index.js';
 import { publicBaseUrl, type AppConfig, type Role } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
+import { createLiveConnections, type LiveConnections } from './domain/auth/live-connections.js';
 import { signingSecret } from './domain/settings/settings.service.js';
 import type { CrawlEngine } from './engine/crawl-engine.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
@@ -61,6 +62,8 @@ export interface Container {
   lanes: ModuleLane[];
   /** Notified when this process queues background work (see startWorkers). */
   work: WorkSignal;
+  /** WebSockets and streams of this process by credential: they close when it is revoked or expires. */
+  live: LiveConnections;
   close(): Promise<void>;
 }
 
@@ -113,8 +116,9 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     await blobs.init();
     closers.unshift(async () => blobs.close?.());
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
-    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets;
-    // pages the http engine fetched that need JavaScript are re-rendered by the browser.
+    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets
+    // (and once in the start log, by main.ts); pages the http engine fetched that need JavaScript
+    // are re-rendered by the browser.
     const setup = createEngineSetup(config, { guard });
     const channel = options.browserChannel;
     const local = channel
@@ -124,9 +128,6 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       unavailable: setup.unavailable,
       escalate: detectScriptRequirement,
     });
-    if (setup.unavailable.length > 0) {
-      logger.info({ unavailable: setup.unavailable.map((u) => `${u.id}: ${u.reason}`) }, 'engines not available');
-    }
     await engines.start();
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.
@@ -172,6 +173,14 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const maintenance = maintenanceJob(modules, queue, config, logger);
     queue.define(maintenance.spec);
     const services = modules.services as Services;
+    const live = createLiveConnections({
+      pubsub,
+      revokedAmong: (keyIds) => services.auth.revokedAmong(keyIds),
+      onRevoked: (keyId) => services.auth.forgetKey(keyId),
+      recheckMs: services.auth.keyCacheMs,
+      logger,
+    });
+    closers.unshift(async () => live.close());
     return {
       config,
       role,
@@ -190,6 +199,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       jobs: [...modules.jobs(), maintenance],
       lanes: [...modules.lanes(), { name: BACKGROUND_LANE, threads: 1, single: true }],
       work,
+      live,
       async close() {
         for (const close of closers) await close().catch((err: Error) => logger.error({ err }, 'close failed'));
       },

@@ -35,13 +35,17 @@ async function main(): Promise<void> {
   // every collection, so setting it here, before the service is loaded, applies to every thread.
   if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const { createContainer } = await import('./container.js');
-  const { ensureDefaultKey, printStartupHints } = await import('./bootstrap.js');
+  const { ensureDefaultKey, logEngines, printStartupHints } = await import('./bootstrap.js');
   const { startServer } = await import('./server.js');
+  const { startHealthServer } = await import('./http/health-server.js');
   const { startWorkers } = await import('./workers/workers.js');
   const container = await createContainer(config, { role });
+  logEngines(container);
   const bootstrap = role === 'worker' ? null : await ensureDefaultKey(container);
   const server = role === 'worker' ? null : await startServer(container);
   const workers = role === 'api' ? null : await startWorkers(container);
+  // A worker serves no API, but container probes need an address: its health endpoints.
+  const health = role === 'worker' ? await startHealthServer(container) : null;
   if (bootstrap) printStartupHints(container, bootstrap, (line) => process.stderr.write(`${line}\n`));
 
   let stopping = false;
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     container.logger.info({ signal }, 'shutting down');
+    await health?.close();
     await server?.close();
     await workers?.stop();
     await container.close();

@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Container } from './container.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createClientErrorHandler } from './http/client-error.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../schema/graphiql.js';
 import { attachGraphQLWebSocket, createGraphQL } from './http/graphql.js';
 
 export interface RunningServer {
@@ -21,6 +22,10 @@ export async function startServer(container: Container): Promise<RunningServer> 
   const yoga = createGraphQL(container);
   const http = createHttpApp(container);
   http.app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, {}));
+  http.app.get(
+    `${GRAPHIQL_ASSETS_PATH}/:file`,
+    async (c) => (await graphiqlAsset(c.req.param('file'), c.req.raw.headers)) ?? c.notFound(),
+  );
   const server = createAdaptorServer({ fetch: http.app.fetch, hostname: config.server.host }) as Server;
   server.keepAliveTimeout = 65_000;
   server.on(

@@ -32,8 +32,16 @@ export interface Setting {
 }
 
 export const SETTINGS = {
-  PORT: { schema: int(0, 65535), default: '8080', doc: 'HTTP port of the API (0 picks a free port).' },
-  HOST: { schema: z.string().min(1), default: '0.0.0.0', doc: 'Interface the API listens on.' },
+  PORT: {
+    schema: int(0, 65535),
+    default: '8080',
+    doc: 'HTTP port of the API; with `--role worker`, of its health endpoints only (`/healthz`, `/readyz`), so run two roles on one machine with different ports. 0 picks a free port.',
+  },
+  HOST: {
+    schema: z.string().min(1),
+    default: '0.0.0.0',
+    doc: "Interface the API (or a worker's health endpoints) listens on.",
+  },
   PUBLIC_BASE_URL: {
     schema: httpUrl,
     doc: 'Address clients reach the service at; used in hosted URLs. Default: http://localhost:PORT.',

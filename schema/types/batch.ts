@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchProgressEvent } from '../../src/domain/batches/batch-progress.js';
 import {
+  BATCH_LIMITS,
   BatchIdParams,
   BatchItemsQuery,
   CreateBatchInput,
@@ -12,6 +13,7 @@ import type { presentBatchItem } from '../../src/domain/batches/batch.presenter.
 import { presentBatch, presentItemsPage } from '../../src/domain/batches/batch.presenter.js';
 import { builder } from '../builder.js';
 import { fromCamel, validateId, validateWith } from '../camel-input.js';
+import { pageCost } from '../cost.js';
 import { BatchProgressRef } from './events.js';
 
 type Presented = Record<string, unknown>;
@@ -30,7 +32,8 @@ const BatchItemRef = builder.objectRef<ReturnType<typeof presentBatchItem>>('Bat
 
 const BatchItemPageRef = builder.objectRef<ReturnType<typeof presentItemsPage>>('BatchItemPage').implement({
   fields: (t) => ({
-    items: t.field({ type: [BatchItemRef], resolve: (p) => p.items }),
+    // Counted once per item by the `limit` of the field that returned this page.
+    items: t.field({ type: [BatchItemRef], complexity: { field: 1, multiplier: 1 }, resolve: (p) => p.items }),
     itemsCount: t.int({ description: 'Items matching the filter, in all pages.', resolve: (p) => p.items_count }),
     cursor: t.int({
       nullable: true,
@@ -62,6 +65,7 @@ const BatchRef = builder.objectRef<{ presented: Presented; id: string }>('Batch'
       items: t.field({
         type: BatchItemPageRef,
         args: { status: t.arg.string(), cursor: t.arg.int(), limit: t.arg.int() },
+        complexity: pageCost(BATCH_LIMITS.pageSize.default),
         validate: validateWith(fromCamel(BatchItemsQuery.extend(pageArgs))),
         resolve: async (b, args, ctx) =>
           presentItemsPage(
@@ -112,6 +116,7 @@ builder.queryFields((t) => ({
     type: [BatchRef],
     description: 'The team’s batches, newest first.',
     args: { cursor: t.arg.int(), limit: t.arg.int() },
+    complexity: pageCost(BATCH_LIMITS.pageSize.default),
     validate: validateWith(z.object(pageArgs)),
     resolve: async (_, args, ctx) =>
       (await ctx.services.batches.list(ctx.actor(), args as { cursor?: number; limit?: number })).batches.map(asBatch),

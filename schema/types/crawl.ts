@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CRAWL_LIMITS,
   CrawlIdParams,
   CrawlPagesQuery,
   CreateCrawlInput,
@@ -12,6 +13,7 @@ import type { CrawlProgressEvent } from '../../src/pubsub/events.js';
 import { resourceChannel } from '../../src/pubsub/events.js';
 import { builder } from '../builder.js';
 import { fromCamel, validateId, validateWith } from '../camel-input.js';
+import { pageCost } from '../cost.js';
 import { CrawlProgressRef } from './events.js';
 
 type PresentedPages = ReturnType<typeof presentCrawlPages>;
@@ -29,7 +31,8 @@ const CrawlPageRef = builder.objectRef<PresentedPages['pages'][number]>('CrawlPa
 
 const CrawlPageListRef = builder.objectRef<PresentedPages>('CrawlPageList').implement({
   fields: (t) => ({
-    pages: t.field({ type: [CrawlPageRef], resolve: (p) => p.pages }),
+    // Counted once per page by the `limit` of the field that returned this list.
+    pages: t.field({ type: [CrawlPageRef], complexity: { field: 1, multiplier: 1 }, resolve: (p) => p.pages }),
     pagesCount: t.int({
       description: 'Pages in the listing (all, or those matching searchQuery).',
       resolve: (p) => p.pages_count,
@@ -84,6 +87,7 @@ const CrawlRef = builder.objectRef<Crawl>('Crawl').implement({
         type: CrawlPageListRef,
         description: 'The pages crawled so far, in the order they were crawled.',
         args: { cursor: t.arg.int(), limit: t.arg.int(), searchQuery: t.arg.string() },
+        complexity: pageCost(CRAWL_LIMITS.pageSize.default),
         validate: validateWith(fromCamel(CrawlPagesQuery.extend(pageArgs))),
         resolve: async (c, args, ctx) =>
           presentCrawlPages(
@@ -132,6 +136,7 @@ builder.queryFields((t) => ({
     type: [CrawlRef],
     description: 'The team’s crawls, newest first.',
     args: { cursor: t.arg.int(), limit: t.arg.int() },
+    complexity: pageCost(CRAWL_LIMITS.pageSize.default),
     validate: validateWith(z.object(pageArgs)),
     resolve: async (_, args, ctx) =>
       (await ctx.services.crawls.list(ctx.actor(), args as { cursor?: number; limit?: number })).crawls,

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { embeddedDatabaseExists } from '../db/embedded/embedded-database.js';
 import { ApiKeyService } from '../domain/auth/api-key.service.js';
 import { AuthService } from '../domain/auth/auth.service.js';
 import { createLogger } from '../logger.js';
@@ -11,12 +12,19 @@ import { createPostgresPubSub } from '../pubsub/postgres-pubsub.js';
 const USAGE = `usage:
   npm run keys -- create [--name <label>] [--team <team_id>]
   npm run keys -- list [--team <team_id>]
-  npm run keys -- revoke <key_id>`;
+  npm run keys -- revoke <key_id>
+Without DATABASE_URL the keys live in the embedded database in DATA_DIR (default ./data);
+add --init to create that database when DATA_DIR has none yet.`;
 
 async function run(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { name: { type: 'string' }, team: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      team: { type: 'string' },
+      init: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, arg] = positionals;
   if (values.help || !command || !['create', 'list', 'revoke'].includes(command)) {
@@ -24,6 +32,13 @@ async function run(): Promise<number> {
     return command ? 2 : 0;
   }
   const config = loadConfig();
+  // A mistyped or relative DATA_DIR must not quietly become a new, empty database.
+  if (!config.database.url && !values.init && !embeddedDatabaseExists(config.dataDir)) {
+    throw new Error(
+      `there is no database in DATA_DIR=${config.dataDir}: set DATA_DIR to the service's data directory ` +
+        '(or DATABASE_URL to its Postgres server), or add --init to create a new database there',
+    );
+  }
   // Only the database and the key service: the CLI starts in a fraction of the service's time.
   const db = await openDatabase(config, { applicationName: 'gleaner-keys' });
   const pubsub = config.database.url

@@ -150,10 +150,12 @@ export const systemResolver: Resolver = async (hostname) => {
 };
 
 function refusal(host: string | undefined, address: string, verdict: AddressVerdict): AppError {
+  // The operator's way out, named where a developer trying a local page first meets the refusal.
   const why =
     verdict.category === 'metadata'
       ? 'cloud metadata endpoints are never fetched'
-      : `${verdict.category} addresses are not fetched`;
+      : `${verdict.category} addresses are not fetched (the operator can allow them with OUTBOUND_ALLOW_PRIVATE=true ` +
+        'in development, or one internal service with OUTBOUND_ALLOW_ADDRESSES)';
   const subject =
     host && normalizeHost(host) !== address ? `${host} resolves to ${verdict.description}` : verdict.description;
   return errors.blocked(`${subject}: ${why}`);

@@ -55,6 +55,8 @@ export interface EngineRegistry {
   get(id: string): ScrapeEngine | undefined;
   /** Every engine, by priority (highest first). */
   list(): ScrapeEngine[];
+  /** Engines of this build that cannot run here, with why. */
+  unavailable(): readonly UnavailableEngine[];
   /** Engines having every capability in `needs`, by priority (highest first). */
   candidates(needs: Capability[]): ScrapeEngine[];
   /** The engines a fetch would try, in order; throws 400 for an unknown or incapable forced engine. */
@@ -81,6 +83,7 @@ export function createEngineRegistry(initial: ScrapeEngine[] = [], options: Regi
     },
     get: (id) => byId.get(id),
     list: () => [...ordered],
+    unavailable: () => unavailable,
     candidates: (needs) => ordered.filter((e) => needs.every((n) => e.capabilities[n])),
     plan(needs, forced) {
       if (forced === undefined || forced === null) {

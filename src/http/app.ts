@@ -8,6 +8,7 @@ import { createBlobRoutes } from './blobs.routes.js';
 import { renderDocsPage, renderErrorsPage } from './docs-page.js';
 import type { AppEnv } from './env.js';
 import { createErrorHandler, notFoundHandler } from './errors.js';
+import { createHealthRoutes } from './health.routes.js';
 import { bodyLimit, payloadTooLarge } from './middleware/body-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { requestContext } from './middleware/request-context.js';
@@ -53,15 +54,9 @@ export function createHttpApp(container: Container): HttpApp {
   );
   app.use('/v1/*', idempotency(services.idempotency, authenticate));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: container.version, role: container.role }));
-  app.get('/readyz', async (c) => {
-    try {
-      await container.db.ping();
-      return c.json({ status: 'ready', database: container.db.kind });
-    } catch (err) {
-      throw new AppError('unavailable', 'database_unavailable', `database is not reachable: ${(err as Error).message}`);
-    }
-  });
+  app.route('/', createHealthRoutes(container));
+  // Nothing lives at the root: send people (and browsers) to the API reference.
+  app.get('/', (c) => c.redirect('/docs'));
 
   let openapi: Record<string, unknown> | null = null;
   const document = () =>

@@ -1,31 +1,64 @@
 import type { IncomingMessage, Server } from 'node:http';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { buildSchema } from '../../schema/index.js';
 import type { GraphQLContext } from '../../schema/context.js';
+import { useCredentialLifetime } from '../../schema/credential-lifetime.js';
+import { createErrorShaping, useEnvelopedValidationErrors, type GraphQLErrorShaping } from '../../schema/errors.js';
+import { renderGraphiQLPage } from '../../schema/graphiql.js';
+import { useGraphQLLimits } from '../../schema/limits.js';
 import type { Container } from '../container.js';
 import type { Actor } from '../domain/auth/actor.js';
-import { AppError, toErrorEnvelope } from '../errors.js';
 
 interface ServerContext {
   /** Over WebSocket: the actor authenticated from connectionParams at connect time. */
   wsActor?: Actor;
 }
 
+export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext> & { shaping: GraphQLErrorShaping };
+
+const GRAPHIQL_DEFAULT_QUERY = `# Put your API key in the Headers tab below (it was printed on the first start and saved to
+# DATA_DIR/api-key), press the refresh button on the left to load the schema, then run this:
+{
+  me {
+    teamId
+    via
+  }
+}
+`;
+
+/** graphql-ws's close code for a refused credential; also used when a credential ends. */
+const CLOSE_FORBIDDEN = 4403;
+
 /**
  * GraphQL over HTTP (yoga, GraphiQL in a browser) and over WebSocket (graphql-ws), with the
- * same authentication as REST and errors carrying the same envelope in `extensions`.
+ * same authentication as REST and errors carrying the same envelope in `extensions`. Every
+ * request is bounded (schema/limits.ts) before anything executes.
  */
-export function createGraphQL(container: Container): YogaServerInstance<ServerContext, GraphQLContext> {
+export function createGraphQL(container: Container): GraphQLServer {
   const { services, pubsub, logger, urls } = container;
-  return createYoga<ServerContext, GraphQLContext>({
+  const shaping = createErrorShaping({ docsUrl: () => urls.docs(), logger });
+  const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     logging: false,
     landingPage: false,
-    graphiql: { title: 'Gleaner GraphQL', subscriptionsProtocol: 'WS' },
+    graphiql: {
+      title: 'Gleaner GraphQL',
+      subscriptionsProtocol: 'WS',
+      // Every operation, introspection included, needs a key: show where it goes.
+      headers: JSON.stringify({ Authorization: 'Bearer YOUR_API_KEY' }, null, 2),
+      defaultEditorToolsVisibility: 'headers',
+      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+    },
+    renderGraphiQL: renderGraphiQLPage,
+    plugins: [
+      ...useGraphQLLimits(shaping),
+      useEnvelopedValidationErrors(shaping),
+      useCredentialLifetime(container.live, shaping),
+    ],
     context: async ({ request, wsActor }) => {
       let actor: Actor | null = wsActor ?? null;
       let failure: unknown = null;
@@ -39,55 +72,24 @@ export function createGraphQL(container: Container): YogaServerInstance<ServerCo
       return {
         services,
         pubsub,
+        transport: wsActor ? 'websocket' : 'http',
         actor: () => {
           if (actor) return actor;
           throw failure;
         },
       };
     },
-    maskedErrors: {
-      maskError(error) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (error instanceof GraphQLError && !original) return withEnvelope(error, toAppError(error), urls.docs());
-        const { envelope, expected } = toErrorEnvelope(original, { docsUrl: urls.docs() });
-        if (!expected) logger.error({ err: original, error_id: envelope.id }, 'unexpected GraphQL error');
-        const gqlError = error instanceof GraphQLError ? error : new GraphQLError(String(error));
-        return new GraphQLError(envelope.detail ?? envelope.title, {
-          nodes: gqlError.nodes,
-          path: gqlError.path,
-          extensions: { code: envelope.code, envelope },
-        });
-      },
-    },
+    maskedErrors: { maskError: (error) => shaping.maskError(error) },
   });
-}
-
-/** Parse and validation errors of the GraphQL document itself are validation errors of the request. */
-function toAppError(error: GraphQLError): AppError {
-  return new AppError('validation', 'validation_error', error.message);
-}
-
-function withEnvelope(error: GraphQLError, appError: AppError, docsUrl: string): GraphQLError {
-  const { envelope } = toErrorEnvelope(appError, { docsUrl });
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    extensions: { ...error.extensions, code: envelope.code, envelope },
-  });
+  return Object.assign(yoga, { shaping });
 }
 
 /**
  * graphql-ws on the server's `/graphql` path. The connection authenticates once from
  * `connectionParams` (`authorization` or `Authorization`: "Bearer <key>"); a bad credential
- * closes it with 4403.
+ * closes it with 4403, and so does its key's revocation or its token's expiry later.
  */
-export function attachGraphQLWebSocket(
-  server: Server,
-  yoga: YogaServerInstance<ServerContext, GraphQLContext>,
-  container: Container,
-): WebSocketServer {
+export function attachGraphQLWebSocket(server: Server, yoga: GraphQLServer, container: Container): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: container.config.server.bodyLimitBytes });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -97,18 +99,25 @@ export function attachGraphQLWebSocket(
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
-  type Extra = { request: IncomingMessage; actor?: Actor };
+  type Extra = { request: IncomingMessage; socket: WebSocket; actor?: Actor };
   useServer<Record<string, unknown> | undefined, Extra>(
     {
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const header = (params.authorization ?? params.Authorization) as string | undefined;
+        let actor: Actor;
         try {
-          ctx.extra.actor = await container.services.auth.authenticate(header ?? null);
-          return true;
+          actor = await container.services.auth.authenticate(header ?? null);
         } catch {
           return false;
         }
+        ctx.extra.actor = actor;
+        const { socket } = ctx.extra;
+        const forget = container.live.add(actor, (why) =>
+          socket.close(CLOSE_FORBIDDEN, why === 'revoked' ? 'API key revoked' : 'access token expired'),
+        );
+        socket.once('close', forget);
+        return true;
       },
       execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
@@ -121,17 +130,23 @@ export function attachGraphQLWebSocket(
           wsActor: ctx.extra.actor,
           request: new Request('http://localhost/graphql'),
         });
-        const args = {
+        let document;
+        try {
+          document = parse(params.query);
+        } catch (err) {
+          // A throw here would close the socket (4500): answer this operation's error instead.
+          return [yoga.shaping.maskError(err)];
+        }
+        const errors = validate(schema, document);
+        if (errors.length) return errors as GraphQLError[];
+        return {
           schema,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
         };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
       },
     },
     wss,

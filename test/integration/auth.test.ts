@@ -1,7 +1,7 @@
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startIdp, type Idp } from '../support/jwks-server.js';
+import { idpAuthConfig, startIdp, type Idp } from '../support/jwks-server.js';
 
 let app: TestApp;
 let idp: Idp;
@@ -9,7 +9,7 @@ let idp: Idp;
 beforeAll(async () => {
   idp = await startIdp();
   app = await startTestApp({
-    config: { auth: { jwt: { issuer: idp.issuer, jwksUrl: idp.jwksUrl, audience: idp.audience, teamClaim: 'org' } } },
+    config: idpAuthConfig(idp),
   });
 });
 afterAll(async () => {

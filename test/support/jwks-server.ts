@@ -42,3 +42,8 @@ export async function startIdp(): Promise<Idp> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The test app's `config` accepting `idp`'s tokens, the team named by their `org` claim. */
+export function idpAuthConfig(idp: Idp) {
+  return { auth: { jwt: { issuer: idp.issuer, jwksUrl: idp.jwksUrl, audience: idp.audience, teamClaim: 'org' } } };
+}

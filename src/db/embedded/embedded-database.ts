@@ -56,6 +56,14 @@ const ATTACH_TIMEOUT_MS = 60_000;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /**
+ * Whether `dataDir` holds an embedded database, or a process owning the directory is creating
+ * one. Tools that should not create a database by accident (the keys CLI) ask first.
+ */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(path.join(dataDir, 'pglite', 'PG_VERSION')) || existsSync(path.join(dataDir, LOCK_FILE));
+}
+
+/**
  * Opens the embedded database in `dataDir`. Exactly one process owns the directory (a lock
  * file records it); it hosts PGlite in a worker thread behind pglite-socket. Any other
  * process that starts on the same directory attaches to the owner's socket instead of

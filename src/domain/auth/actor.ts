@@ -6,4 +6,6 @@ export interface Actor {
   keyId?: string;
   /** The token subject, when via is jwt. */
   subject?: string;
+  /** When the access token expires (epoch ms), when via is jwt and it says. */
+  expiresAt?: number;
 }

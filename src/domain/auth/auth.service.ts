@@ -23,7 +23,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class AuthService {
   private readonly cache = new Map<string, { actor: Actor; expires: number }>();
   private readonly lastUsedWritten = new Map<string, number>();
-  private readonly keyCacheMs: number;
+  /** How long a verified key stays cached: a revocation made elsewhere applies within it. */
+  readonly keyCacheMs: number;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.keyCacheMs = deps.keyCacheMs ?? 2000;
@@ -70,7 +71,7 @@ export class AuthService {
   private async authenticateToken(token: string): Promise<Actor> {
     const verified = await this.deps.verifyJwt!(token);
     const team = await this.teamForExternalRef(verified.teamRef);
-    return { teamId: team.id, via: 'jwt', subject: verified.subject };
+    return { teamId: team.id, via: 'jwt', subject: verified.subject, expiresAt: verified.expiresAt };
   }
 
   /** The team an identity provider names; created on first sight (just-in-time provisioning). */
@@ -103,6 +104,14 @@ export class AuthService {
       .fork()
       .nativeUpdate(ApiKey, { id: keyId }, { lastUsedAt: new Date() })
       .catch(() => undefined);
+  }
+
+  /** Which of `keyIds` are revoked or no longer exist (for connections that outlive one request). */
+  async revokedAmong(keyIds: string[]): Promise<Set<string>> {
+    if (keyIds.length === 0) return new Set();
+    const found = await this.deps.orm.em.fork().find(ApiKey, { id: { $in: keyIds } }, { fields: ['id', 'revokedAt'] });
+    const active = new Set(found.filter((k) => !k.revokedAt).map((k) => k.id));
+    return new Set(keyIds.filter((id) => !active.has(id)));
   }
 
   /** Drops a key from this process's cache (after revocation). */

@@ -12,6 +12,8 @@ export interface JwtSettings {
 export interface VerifiedToken {
   subject: string | undefined;
   teamRef: string;
+  /** The token's `exp` in epoch milliseconds, when it has one. */
+  expiresAt: number | undefined;
 }
 
 /** Asymmetric algorithms only: a shared-secret HS256 token can never be forged into acceptance. */
@@ -36,7 +38,7 @@ export function createJwtVerifier(settings: JwtSettings): (token: string) => Pro
     if (typeof teamRef !== 'string' || teamRef.length === 0 || teamRef.length > 200) {
       throw errors.unauthorized(`access token has no string claim "${settings.teamClaim}" naming the team`);
     }
-    return { subject: payload.sub, teamRef };
+    return { subject: payload.sub, teamRef, expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000 };
   };
 }
 
