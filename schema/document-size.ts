@@ -25,8 +25,10 @@ export function useDocumentSize(limits: DocumentSizeLimits, shaping: GraphQLErro
     return parse(source, { ...options, maxTokens: limits.maxTokens });
   };
   const checkVariables = (variables: unknown, stop: (result: { errors: [Error] }) => void) => {
-    if (nestingExceeds(variables, limits.maxNesting)) {
-      const detail = `variables: arrays and objects nest more than ${limits.maxNesting} deep`;
+    const path = tooDeep(variables, limits.maxNesting);
+    if (path !== null) {
+      const where = path.length > 0 ? `$${path}` : 'variables';
+      const detail = `${where}: arrays and objects nested more than ${limits.maxNesting} deep`;
       stop({ errors: [shaping.toGraphQLError(errors.validation(detail), { status: 400 })] });
     }
   };
@@ -56,14 +58,32 @@ export function assertDocumentSize(source: string | Source, limits: DocumentSize
 
 /** Whether arrays and objects in `value` nest deeper than `max`; iterative, so any depth is safe to check. */
 export function nestingExceeds(value: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  return tooDeep(value, max) !== null;
+}
+
+/**
+ * Where arrays and objects in `value` first nest deeper than `max`: the path of named fields
+ * leading there (`in.linksOnPage.x`; array indexes left out, at most four names, then `…`), or null.
+ */
+function tooDeep(value: unknown, max: number): string | null {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
   while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
+    const { value: current, depth, path } = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
-    if (depth + 1 > max) return true;
-    for (const child of Object.values(current)) {
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
+    if (depth + 1 > max) return path;
+    for (const [key, child] of Object.entries(current)) {
+      if (child === null || typeof child !== 'object') continue;
+      const segments = path.split('.').length;
+      const named =
+        Array.isArray(current) || path.endsWith('…')
+          ? path
+          : !path
+            ? key
+            : segments >= 4
+              ? `${path}…`
+              : `${path}.${key}`;
+      stack.push({ value: child, depth: depth + 1, path: named });
     }
   }
-  return false;
+  return null;
 }
