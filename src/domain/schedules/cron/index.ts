@@ -6,4 +6,5 @@
 export { parseCronExpression, type CronExpression } from './cron-expression.js';
 export { CRON_FIELDS, type CronFieldName } from './cron-fields.js';
 export { nextRun, nextRuns, requireNextRun, type RunWindow } from './cron-runs.js';
+export { parseExecuteAt, type ExecuteAtOptions } from './execute-at.js';
 export { parseTimezone } from './timezone.js';
