@@ -6,5 +6,7 @@
 export { parseCronExpression, type CronExpression } from './cron-expression.js';
 export { CRON_FIELDS, type CronFieldName } from './cron-fields.js';
 export { nextRun, nextRuns, requireNextRun, type RunWindow } from './cron-runs.js';
+export { assertMinInterval, formatDuration, minIntervalMs, type IntervalOptions } from './cron-interval.js';
+export { describeCron } from './cron-description.js';
 export { parseExecuteAt, type ExecuteAtOptions } from './execute-at.js';
 export { parseTimezone } from './timezone.js';
