@@ -10,3 +10,11 @@ export { assertMinInterval, formatDuration, minIntervalMs, type IntervalOptions 
 export { describeCron } from './cron-description.js';
 export { parseExecuteAt, type ExecuteAtOptions } from './execute-at.js';
 export { parseTimezone } from './timezone.js';
+export {
+  convertScheduleText,
+  parseScheduleText,
+  type CronFromText,
+  type TextConversion,
+  type TextConversionOptions,
+  type TextParse,
+} from './text-to-cron.js';
