@@ -1,0 +1,72 @@
+import { Cron, type CronOptions } from 'croner';
+import { parseCronExpression, type CronExpression } from './cron-expression.js';
+import { invalidField } from './field-error.js';
+import { parseTimezone } from './timezone.js';
+
+/**
+ * Next-run computation on croner 11 (see docs/schedules.md for the rules).
+ *
+ * Daylight saving time: an expression whose minutes and hours are fixed values (single values,
+ * lists or ranges, no `*` and no step) names wall-clock times. Such a time that does not exist
+ * (clocks set forward) fires once, at the first valid instant after the gap (02:30 on a
+ * 02:00→03:00 night fires at 03:00); one that occurs twice (clocks set back) fires once, on its
+ * first occurrence. An expression with `*` or a step in minutes or hours is an interval: it
+ * fires at every real instant its fields match, so a gap's times are skipped and a repeated
+ * hour fires on both occurrences (an hourly job fires every real hour). croner implements
+ * exactly this with `fixedTimeRule: 'no-wildcard'`; the tests hold it to it.
+ */
+export const CRONER_OPTIONS: CronOptions = {
+  mode: '7-part',
+  // EventBridge numbers weekdays 1-7 from Sunday (Quartz), croner 0-6 unless told otherwise.
+  alternativeWeekdays: true,
+  // One of the two day fields is always `?` (rendered `*`), so AND and OR agree; AND is the
+  // reading that cannot surprise.
+  domAndDow: true,
+  fixedTimeRule: 'no-wildcard',
+  // No `sloppyRanges`: renderField writes `0/15` as `0-59/15`, which croner's strict stepping reads.
+};
+
+/** More than any caller needs; bounds the work one call can do. */
+const MAX_COUNT = 10_000;
+
+export interface RunWindow {
+  /** IANA time zone the expression's wall-clock fields are read in. */
+  timezone: string;
+  /** Runs strictly after this instant are returned. */
+  after: Date;
+}
+
+function cronFor(expression: CronExpression | string, timezone: string): Cron {
+  const cron = typeof expression === 'string' ? parseCronExpression(expression) : expression;
+  return new Cron(cron.pattern, { ...CRONER_OPTIONS, timezone: parseTimezone(timezone) });
+}
+
+/** The next `count` firing instants strictly after `window.after`, earliest first; fewer when the years run out. */
+export function nextRuns(expression: CronExpression | string, window: RunWindow & { count: number }): Date[] {
+  if (!Number.isInteger(window.count) || window.count < 0 || window.count > MAX_COUNT) {
+    throw new RangeError(`count must be an integer from 0 to ${MAX_COUNT}`);
+  }
+  if (window.count === 0) return [];
+  return cronFor(expression, window.timezone).nextRuns(window.count, window.after);
+}
+
+/** The next firing instant strictly after `window.after`, or null when the schedule has ended (its years are over). */
+export function nextRun(expression: CronExpression | string, window: RunWindow): Date | null {
+  return cronFor(expression, window.timezone).nextRun(window.after);
+}
+
+/**
+ * The first run after `window.after`, for accepting a schedule: a 400 `validation_error`
+ * naming `field` when there is none, because its years are over or no date matches it
+ * (`0 12 30 2 ? *`, 30 February).
+ */
+export function requireNextRun(expression: CronExpression, window: RunWindow, field = 'cron_expression'): Date {
+  const next = nextRun(expression, window);
+  if (next) return next;
+  throw invalidField(
+    field,
+    expression.lastYear === null
+      ? `${expression.expression} never fires: no date matches it`
+      : `${expression.expression} has no run after ${window.after.toISOString()}: its last year is ${expression.lastYear}`,
+  );
+}
