@@ -62,8 +62,25 @@ function quote(text: string, max: number): string {
   return `‘${clean.length > max ? `${clean.slice(0, max - 1).trimEnd()}…` : clean}’`;
 }
 
-function examples(items: readonly string[], limits: { examples: number }): string {
-  const shown = items.slice(0, limits.examples).join(', ');
+/**
+ * `‘from’ → ‘to’`; when a side is too long to quote whole, both are quoted from a little before
+ * their first difference, so the part that changed is what the reader sees.
+ */
+function changedQuote(change: Extract<LineChange, { type: 'changed' }>, max: number): string {
+  if (change.from.length <= max && change.to.length <= max)
+    return `${quote(change.from, max)} → ${quote(change.to, max)}`;
+  let offset = 0;
+  for (const segment of change.words) {
+    if (segment.type !== 'equal') break;
+    offset += segment.text.length;
+  }
+  const start = Math.max(0, offset - Math.floor(max / 4));
+  const window = (text: string): string => quote(start > 0 ? `…${text.slice(start)}` : text, max);
+  return `${window(change.from)} → ${window(change.to)}`;
+}
+
+function examples(items: readonly string[], limits: { examples: number }, separator = ', '): string {
+  const shown = items.slice(0, limits.examples).join(separator);
   const rest = items.length - limits.examples;
   return rest > 0 ? `${shown} and ${rest} more` : shown;
 }
@@ -71,9 +88,7 @@ function examples(items: readonly string[], limits: { examples: number }): strin
 function lineSentences(changes: readonly LineChange[], limits: { examples: number; quote: number }): string[] {
   const added = changes.flatMap((c) => (c.type === 'added' ? [quote(c.text, limits.quote)] : []));
   const removed = changes.flatMap((c) => (c.type === 'removed' ? [quote(c.text, limits.quote)] : []));
-  const changed = changes.flatMap((c) =>
-    c.type === 'changed' ? [`${quote(c.from, limits.quote)} → ${quote(c.to, limits.quote)}`] : [],
-  );
+  const changed = changes.flatMap((c) => (c.type === 'changed' ? [changedQuote(c, limits.quote)] : []));
   const sentence = (items: string[], verb: string): string[] =>
     items.length === 0
       ? []
@@ -83,7 +98,7 @@ function lineSentences(changes: readonly LineChange[], limits: { examples: numbe
 
 function value(data: unknown): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return text.length > 40 ? `${text.slice(0, 39).trimEnd()}…` : text;
 }
 
 function fieldName(path: string): string {
@@ -103,7 +118,7 @@ function dataSentences(changes: readonly DataChange[], limits: { examples: numbe
     if (change.op === 'add') return `${field} added (${value(change.value)})`;
     return `${field} removed (was ${value(change.from)})`;
   });
-  return [`Data: ${examples(parts, limits)}.`];
+  return [`Data: ${examples(parts, limits, '; ')}.`];
 }
 
 /** Whole sentences up to `max` characters, `…` marking what was left out; a first sentence longer than that is cut. */

@@ -1,11 +1,12 @@
-import { diffArrays, diffWords } from 'diff';
+import { diffArrays } from 'diff';
 import type { ComparableLine } from './snapshot.js';
 
 /**
  * The line diff of two snapshots: lines compare by their comparison keys (noise masked), so a
  * line whose only difference is noise is equal and shown as it reads now. A removed line and an
- * added line at the same place that are alike (half their words in common, digits counted as
- * alike: "Price: $19.99" / "Price: $17.49") pair up as one changed line with a word diff.
+ * added line at the same place that are alike (a Dice similarity of their words of 0.4 or more,
+ * digits counted as alike: "Price: $19.99" / "Price: $17.49", "API Operational" / "API Partial
+ * Outage") pair up as one changed line with a word diff.
  */
 
 export interface WordSegment {
@@ -31,7 +32,7 @@ export interface LineDiff {
 
 /** Past this many edits the diff gives up matching and lists every line as removed and added. */
 const MAX_EDIT_LENGTH = 20_000;
-const PAIR_SIMILARITY = 0.5;
+const PAIR_SIMILARITY = 0.4;
 
 export function diffLineSequences(previous: readonly ComparableLine[], current: readonly ComparableLine[]): LineDiff {
   const parts = diffArrays([...previous], [...current], {
@@ -107,14 +108,25 @@ export function similarity(a: string, b: string): number {
   return (2 * common) / (left.length + right.length);
 }
 
-/** The word diff of a changed line, adjacent segments of one type merged. */
+/**
+ * Word tokens: a word or number with the marks between its digits (`19.99`, `1,234`, `2.4.1`
+ * stay whole, so a price reads as one change), a run of spaces, or one other character.
+ */
+const WORD_TOKEN = /[\p{L}\p{M}\p{N}_]+(?:[.,'’][\p{N}]+)*|\s+|[^\p{L}\p{M}\p{N}_\s]/gu;
+
+/**
+ * The word diff of a changed line, adjacent segments of one type merged. The `equal` and
+ * `removed` segments spell the old line exactly, the `equal` and `added` ones the new line.
+ */
 export function wordDiff(from: string, to: string): WordSegment[] {
   const segments: WordSegment[] = [];
-  for (const part of diffWords(from, to)) {
+  const parts = diffArrays(from.match(WORD_TOKEN) ?? [], to.match(WORD_TOKEN) ?? []);
+  for (const part of parts) {
     const type = part.added ? 'added' : part.removed ? 'removed' : 'equal';
+    const text = part.value.join('');
     const last = segments[segments.length - 1];
-    if (last && last.type === type) last.text += part.value;
-    else segments.push({ type, text: part.value });
+    if (last && last.type === type) last.text += text;
+    else segments.push({ type, text });
   }
   return segments;
 }

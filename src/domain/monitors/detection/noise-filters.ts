@@ -59,10 +59,15 @@ const labelledTimestamp = new RegExp(LABELLED_TIMESTAMP, 'giu');
 const machineTimestamp = new RegExp(MACHINE_TIMESTAMP, 'giu');
 const compactAge = new RegExp(COMPACT_AGE_LINE, 'iu');
 
+// Cheap tests first: the full patterns try dozens of month and label names at every position,
+// and most lines hold no date at all.
+const HAS_DIGIT = /\d/;
+const HAS_MACHINE_TIME = /\d:[0-5]\d:[0-5]\d|\d{4}-\d\d-\d\d[T\s]\d/;
+
 function maskTimestamps(line: string): string {
-  return line
-    .replace(labelledTimestamp, (_all, label: string) => `${label}⟦timestamp⟧`)
-    .replace(machineTimestamp, '⟦timestamp⟧');
+  if (!HAS_DIGIT.test(line)) return line;
+  const labelled = line.replace(labelledTimestamp, (_all, label: string) => `${label}⟦timestamp⟧`);
+  return HAS_MACHINE_TIME.test(labelled) ? labelled.replace(machineTimestamp, '⟦timestamp⟧') : labelled;
 }
 
 const maskAges = regexMask(RELATIVE_TIME, '⟦age⟧');
@@ -74,6 +79,7 @@ function maskRelativeTimes(line: string): string {
 const anyDateTime = new RegExp(`${DATE_TIME}|${DATE}|${TIME}`, 'giu');
 
 function maskCounters(line: string): string {
+  if (!HAS_DIGIT.test(line)) return line;
   let masked = line;
   for (const pattern of COUNTER_PATTERNS) {
     masked = masked.replace(pattern, (...args: unknown[]) => {
@@ -110,22 +116,32 @@ const RANDOM_ID = [
   '(?<![\\p{L}\\p{N}])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\\p{L}\\p{N}])',
   // JSON Web Tokens.
   '(?<![\\w-])eyJ[\\w-]{8,}\\.[\\w-]{8,}\\.[\\w-]{8,}',
-  // Base64-like runs of 32+ characters mixing upper case, lower case and digits (hex hashes, being
-  // one case only, stay: a new commit hash or checksum is content).
-  '(?<![\\w+/=-])(?=[\\w+/=-]*[A-Z])(?=[\\w+/=-]*[a-z])(?=[\\w+/=-]*\\d)[\\w+/-]{32,}={0,2}(?![\\w+/=-])',
+  // Runs of 32+ base64 characters; kept only when they mix upper case, lower case and digits (below).
+  '(?<![\\w+/=-])[\\w+/-]{32,}={0,2}(?![\\w+/=-])',
 ].join('|');
 const LABELLED_ID =
   /((?<![\p{L}\p{N}])(?:request|req|trace|span|correlation|session|ray|nonce|csrf|xsrf)[ _-]?(?:id|token|key)?\s*[:#=]?\s*)([\w-]{6,})/giu;
 
-// Case-sensitive: the base64 test needs upper and lower case letters.
 const randomId = new RegExp(RANDOM_ID, 'gu');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * UUIDs and JSON Web Tokens are always random; another long run only when it mixes upper case,
+ * lower case and digits. Hex hashes, being one case only, stay: a new commit hash is content.
+ */
+function maskRun(run: string): string {
+  if (UUID.test(run) || run.startsWith('eyJ')) return '⟦id⟧';
+  return /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) ? '⟦id⟧' : run;
+}
 
 /** Masks ids in the text between URLs: an id in a URL path names the resource (a new file, a new video). */
 function maskRandomIds(line: string): string {
+  if (!HAS_DIGIT.test(line)) return line;
   let out = '';
   let last = 0;
   const maskText = (text: string): string =>
-    text.replace(LABELLED_ID, (_all, label: string) => `${label}⟦id⟧`).replace(randomId, '⟦id⟧');
+    text.replace(LABELLED_ID, (_all, label: string) => `${label}⟦id⟧`).replace(randomId, maskRun);
   for (const url of line.matchAll(URL_IN_TEXT)) {
     out += maskText(line.slice(last, url.index)) + url[0];
     last = url.index + url[0].length;
@@ -146,7 +162,7 @@ export const NOISE_FILTERS: readonly NoiseFilter[] = Object.freeze([
     description: 'Masks page timestamps: a date or time after a freshness label ("Last updated:", "as of", "Stand:", "mis à jour le"…), ISO 8601 and HTTP date-times, and any time given to the second.' },
   { id: 'relative_times', stage: 'text', enabled_by_default: true, mask: maskRelativeTimes,
     description: 'Masks ages and countdowns: "3 minutes ago", "vor 2 Stunden", "il y a 3 jours", "hace 1 hora", "just now", "yesterday", "2h 14m", a line that is only "5m".' },
-  { id: 'dates', stage: 'text', enabled_by_default: false, mask: (line) => line.replace(anyDateTime, '⟦date⟧'),
+  { id: 'dates', stage: 'text', enabled_by_default: false, mask: (line) => (HAS_DIGIT.test(line) ? line.replace(anyDateTime, '⟦date⟧') : line),
     description: 'Masks every date and time of day. Off by default: an event date or opening hours are content; turn on for pages that print the current date.' },
   { id: 'counters', stage: 'text', enabled_by_default: true, mask: maskCounters,
     description: 'Masks engagement counters: "1,234 views", "12 comments", "Stars: 1.2k", "Cart (3)", "5 people are viewing this". Never prices or stock left.' },

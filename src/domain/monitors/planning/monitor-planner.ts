@@ -1,6 +1,11 @@
 import { fieldError } from '../field-error.js';
 import { findQueryTargets, type QueryTarget } from './query-targets.js';
-import { compileSourcePolicy, type SourcePolicy, type SourceReason } from './source-policy.js';
+import {
+  type CompiledSourcePolicy,
+  compileSourcePolicy,
+  type SourcePolicy,
+  type SourceReason,
+} from './source-policy.js';
 import { replaceSpans, topicWords, webQueryFrom } from './web-query.js';
 
 /**
@@ -53,14 +58,7 @@ export function planMonitor(query: unknown, sourcePolicy?: unknown): MonitorPlan
   if (query.length > MAX_QUERY_LENGTH) throw fieldError('query', `is longer than ${MAX_QUERY_LENGTH} characters`);
   const policy = compileSourcePolicy(sourcePolicy);
   const { targets, emails } = findQueryTargets(query);
-  const kept: QueryTarget[] = [];
-  const refused: RefusedSource[] = [];
-  for (const target of targets) {
-    if (kept.some((k) => k.url === target.url) || refused.some((r) => r.url === target.url)) continue;
-    const decision = policy.explain(target.url);
-    if (decision.keep) kept.push(target);
-    else refused.push({ url: target.url, reason: decision.reason, explanation: decision.explanation });
-  }
+  const { kept, refused } = partition(targets, policy);
   const rest = webQueryFrom(replaceSpans(query, [...targets, ...emails]));
   const hasTopic = topicWords(rest).length > 0;
   const base = { refused, source_policy: policy.policy };
@@ -104,6 +102,22 @@ export function planMonitor(query: unknown, sourcePolicy?: unknown): MonitorPlan
     explanation: `Tracking ${named}.${capNote}${refusedNote}`,
     search_domains: [],
   };
+}
+
+/** The targets the policy keeps and those it refuses (with why), each URL once. */
+function partition(
+  targets: readonly QueryTarget[],
+  policy: CompiledSourcePolicy,
+): { kept: QueryTarget[]; refused: RefusedSource[] } {
+  const kept: QueryTarget[] = [];
+  const refused: RefusedSource[] = [];
+  for (const target of targets) {
+    if (kept.some((k) => k.url === target.url) || refused.some((r) => r.url === target.url)) continue;
+    const decision = policy.explain(target.url);
+    if (decision.keep) kept.push(target);
+    else refused.push({ url: target.url, reason: decision.reason, explanation: decision.explanation });
+  }
+  return { kept, refused };
 }
 
 function clip(text: string): string {

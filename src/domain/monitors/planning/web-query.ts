@@ -13,6 +13,7 @@ const UNIT =
 const WEEKDAY = '(?:mon|tues|wednes|thurs|fri|satur|sun)days?';
 const CLOCK = "\\d{1,2}(?::\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.|h|o'clock)|\\d{1,2}:\\d{2}|noon|midnight";
 const ZONE = '(?:\\s*(?:utc|gmt|[a-z]{1,4}t)\\b)?';
+const NOTE = 'message|notification|alert|digest|summary|update|heads[-\\s]up';
 const CHANNEL =
   '(?:e-?mail|mail|slack|webhooks?|sms|text(?:\\s+message)?|discord|teams|telegram|push(?:\\s+notifications?)?)';
 
@@ -39,7 +40,7 @@ const NOTIFY: readonly RegExp[] = [
   ),
   /\b(?:and\s+)?(?:let|keep)\s+(?:me|us)\s+(?:know|posted|informed|updated)\b/gi,
   new RegExp(
-    `\\b(?:and\\s+)?(?:send|post|push|deliver|give)\\s+(?:me\\s+|us\\s+)?(?:an?\\s+)?(?:${CHANNEL}|message|notification|alert|digest|summary|heads[-\\s]up)s?\\b`,
+    `\\b(?:and\\s+)?(?:send|post|push|deliver|give)\\s+(?:me\\s+|us\\s+)?(?:an?\\s+)?(?:(?:daily|weekly|hourly|short)\\s+)?(?:${CHANNEL}(?:\\s+(?:${NOTE}))?|${NOTE})s?\\b`,
     'gi',
   ),
   new RegExp(`\\b(?:by|via|on|over|through|to|in|with)\\s+${CHANNEL}(?:\\s+channel)?\\b`, 'gi'),

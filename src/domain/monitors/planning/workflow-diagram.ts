@@ -30,11 +30,19 @@ export interface WorkflowDiagramInput {
 const MAX_LABEL = 80;
 const MAX_SOURCES = 5;
 
-/** A label safe inside `["…"]`: one line, at most 80 characters, Mermaid entity codes for markup. */
-export function mermaidLabel(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  const short = line.length > MAX_LABEL ? `${line.slice(0, MAX_LABEL - 1)}…` : line;
-  return short.replace(/[#"<>&`]/g, (ch) => `#${ch.charCodeAt(0)};`).replace(/#34;/g, '#quot;');
+/**
+ * A label safe inside `["…"]`: each line at most 80 characters with Mermaid entity codes for
+ * markup characters (`"` → `#quot;`, `<` → `#60;`, `#` → `#35;`, …), lines joined by `<br/>`.
+ */
+export function mermaidLabel(text: string | readonly string[]): string {
+  const lines = typeof text === 'string' ? [text] : text;
+  return lines
+    .map((raw) => {
+      const line = raw.replace(/\s+/g, ' ').trim();
+      const short = line.length > MAX_LABEL ? `${line.slice(0, MAX_LABEL - 1)}…` : line;
+      return short.replace(/[#"<>&`]/g, (ch) => (ch === '"' ? '#quot;' : `#${ch.charCodeAt(0)};`));
+    })
+    .join('<br/>');
 }
 
 /**
@@ -44,13 +52,13 @@ export function mermaidLabel(text: string): string {
  */
 export function monitorMermaidDiagram(input: WorkflowDiagramInput): string {
   const lines = ['flowchart TD'];
-  const node = (id: string, open: string, text: string, close: string): void => {
-    lines.push(`  ${id}${open}"${mermaidLabel(text)}"${close}`);
+  const node = (id: string, open: string, text: string | string[], close: string, indent = '  '): void => {
+    lines.push(`${indent}${id}${open}"${mermaidLabel(text)}"${close}`);
   };
   const frequency = input.frequency?.trim();
   node('schedule', '([', frequency ? `${capitalise(frequency)} (UTC)` : 'On demand', '])');
   lines.push('  subgraph sources["Tracked sources"]');
-  sourceLabels(input.tracked).forEach((text, i) => node(`    source${i + 1}`, '[', text, ']'));
+  sourceLabels(input.tracked).forEach((text, i) => node(`source${i + 1}`, '[', text, ']', '    '));
   lines.push('  end');
   lines.push('  schedule --> sources');
   node('fetch', '[', 'Fetch each page (conditional GET: ETag, Last-Modified)', ']');
@@ -93,24 +101,44 @@ function sourceLabels(tracked: TrackedSources): string[] {
   return labels.length > 0 ? labels : ['No sources yet'];
 }
 
-function normaliseLabel(detection: DetectionOptions | null): string {
-  if (!detection) return 'Normalise text and filter noise';
-  const on = NOISE_FILTERS.filter((filter) => detection.noise_filters[filter.id]).map((filter) => filter.id);
-  const parts = [`noise filters: ${on.length > 0 ? on.join(', ') : 'none'}`];
-  if (detection.include_selectors.length > 0) parts.push(`only ${detection.include_selectors.join(', ')}`);
-  if (detection.ignore_selectors.length > 0) parts.push(`without ${detection.ignore_selectors.join(', ')}`);
-  if (detection.ignore_text.length > 0) parts.push(`${detection.ignore_text.length} ignore rule(s)`);
-  return `Normalise text (${parts.join('; ')})`;
+function rules(count: number): string {
+  return `${count} ${count === 1 ? 'rule' : 'rules'}`;
 }
 
-function rulesLabel(detection: DetectionOptions | null): string | null {
-  if (!detection) return null;
-  const parts: string[] = [];
-  if (detection.trigger_text.length > 0) parts.push(`trigger text present (${detection.trigger_text.length} rule(s))`);
-  if (detection.text_must_not_be_present.length > 0) {
-    parts.push(`blocking text absent (${detection.text_must_not_be_present.length} rule(s))`);
+/** Words joined by ", " into lines of at most 80 characters. */
+function wrap(prefix: string, words: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = prefix;
+  for (const word of words) {
+    const next = line === prefix ? `${line}${word}` : `${line}, ${word}`;
+    if (next.length >= MAX_LABEL && line !== prefix) {
+      lines.push(`${line},`);
+      line = word;
+    } else {
+      line = next;
+    }
   }
-  return parts.length > 0 ? `Rules: ${parts.join(' and ')}` : null;
+  return [...lines, line];
+}
+
+function normaliseLabel(detection: DetectionOptions | null): string[] {
+  if (!detection) return ['Normalise text and filter noise'];
+  const on = NOISE_FILTERS.filter((filter) => detection.noise_filters[filter.id]).map((filter) => filter.id);
+  const lines = ['Normalise text', ...wrap('noise filters: ', on.length > 0 ? on : ['none'])];
+  if (detection.include_selectors.length > 0) lines.push(`only ${detection.include_selectors.join(', ')}`);
+  if (detection.ignore_selectors.length > 0) lines.push(`without ${detection.ignore_selectors.join(', ')}`);
+  if (detection.ignore_text.length > 0) lines.push(`ignoring lines: ${rules(detection.ignore_text.length)}`);
+  return lines;
+}
+
+function rulesLabel(detection: DetectionOptions | null): string[] | null {
+  if (!detection) return null;
+  const lines: string[] = [];
+  if (detection.trigger_text.length > 0) lines.push(`trigger text present (${rules(detection.trigger_text.length)})`);
+  if (detection.text_must_not_be_present.length > 0) {
+    lines.push(`blocking text absent (${rules(detection.text_must_not_be_present.length)})`);
+  }
+  return lines.length > 0 ? ['Rules', ...lines] : null;
 }
 
 function channelLabels(input: WorkflowDiagramInput): string[] {
