@@ -50,6 +50,8 @@ const NOISE: Array<[NoiseFilterId, string, string]> = [
   ['counters', '5 people are viewing this', '12 people are viewing this'],
   ['counters', '4.6 out of 5 (1,234 reviews)', '4.6 out of 5 (1,240 reviews)'],
   ['counters', '1.234 Aufrufe', '1.301 Aufrufe'],
+  ['counters', 'Reviews (12)', 'Reviews (13)'],
+  ['counters', '4,5 Sterne (87 Bewertungen)', '4,5 Sterne (91 Bewertungen)'],
   ['counters', '12 commentaires', '13 commentaires'],
   ['counters', '40.2k views', '40.3K views'],
   ['counters', '99+ reactions', '120 reactions'],
@@ -120,6 +122,9 @@ const CONTENT: Array<[string, string, string]> = [
   ['a year that is not a copyright', 'Model year 2024', 'Model year 2025'],
   ['a phone number', 'Call 0800 123 4567', 'Call 0800 765 4321'],
   ['a score', 'Final score 3–1', 'Final score 3–2'],
+  ['a rating', 'Rating: 4.6', 'Rating: 3.9'],
+  ['words after an id label', 'Session expired', 'Session started'],
+  ['words after a trace label', 'Trace: enabled', 'Trace: disabled'],
 ];
 
 describe('noise filters', () => {

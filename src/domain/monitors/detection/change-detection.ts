@@ -16,7 +16,12 @@ import { type DiffLabels, unifiedDiff } from './unified-diff.js';
  * - `text_must_not_be_present`: while some line of the new snapshot matches a rule, nothing
  *   counts as a change; when the text goes ("Sold out" disappears), the change is reported.
  * While blocked, `advance_baseline` is false: the next run compares with the last snapshot
- * compared unblocked, so what changed during the block is reported once it lifts.
+ * compared unblocked, so what changed during the block is reported once it lifts. The first
+ * snapshot always becomes the baseline.
+ *
+ * With `include_selectors` matching nothing (`current.include_selectors_matched === false`, a
+ * redesigned page), the text is empty and every line reads as removed: the caller should treat
+ * that run as failed rather than notify, as changedetection.io does with "filter not found".
  */
 
 export interface TextChanges {

@@ -16,22 +16,30 @@ const NUMBER =
 const COUNTER_NOUNS = [
   'views?|viewers|watchers|watching|viewing|reads|comments?|replies|reply|responses|likes?|dislikes|shares|reposts',
   'retweets|followers?|subscribers?|members\\s+online|online|stars?|forks?|votes?|upvotes?|points|reactions|claps',
-  'clicks|plays|listens|streams|downloads?|installs|visitors|visits|hits|reviews?|ratings?|answers',
-  'aufrufe|kommentare?|antworten|bewertungen|abonnenten|besucher|mal\\s+angesehen',
-  "vues|commentaires?|réponses|avis|abonnés|j'aime|partages|visiteurs|téléchargements",
-  'vistas|visitas|comentarios?|respuestas|reseñas|seguidores|suscriptores|me\\s+gusta|descargas|valoraciones',
-  'visualizzazioni|commenti|risposte|recensioni|iscritti|mi\\s+piace',
-  'weergaven|reacties|beoordelingen|volgers|keer\\s+bekeken',
-  'visualizações|comentários|avaliações|inscritos|curtidas',
+  'clicks|plays|listens|streams|downloads?|installs|visitors|visits|hits|answers',
+  'aufrufe|kommentare?|antworten|abonnenten|besucher|mal\\s+angesehen',
+  "vues|commentaires?|réponses|abonnés|j'aime|partages|visiteurs|téléchargements",
+  'vistas|visitas|comentarios?|respuestas|seguidores|suscriptores|me\\s+gusta|descargas',
+  'visualizzazioni|commenti|risposte|iscritti|mi\\s+piace',
+  'weergaven|reacties|volgers|keer\\s+bekeken',
+  'visualizações|comentários|inscritos|curtidas',
 ].join('|');
+
+/**
+ * Review and rating nouns count only after their number or in brackets ("1,234 reviews",
+ * "Reviews (12)"): after a colon the number is usually the rating itself ("Rating: 4.6").
+ */
+const REVIEW_NOUNS = 'reviews?|ratings?|bewertungen|avis|reseñas|valoraciones|recensioni|beoordelingen|avaliações';
 
 const CARTS = 'cart|basket|bag|warenkorb|panier|carrito|carrello|winkelwagen|carrinho';
 
 const COUNTER_SOURCES = [
   // "1,234 views", "12 Kommentare", "(1,234 ratings)".
-  `${NUMBER}(?<after>\\s*(?:${COUNTER_NOUNS})${EDGE_END})`,
+  `${NUMBER}(?<after>\\s*(?:${COUNTER_NOUNS}|${REVIEW_NOUNS})${EDGE_END})`,
   // "Views: 1,234", "Comments (12)", "Star 12.3k".
   `(?<before>${EDGE_START}(?:${COUNTER_NOUNS})\\s*[:(·]?\\s*)${NUMBER}(?<after>\\)?)${EDGE_END}`,
+  // "Reviews (12)".
+  `(?<before>${EDGE_START}(?:${REVIEW_NOUNS})\\s*\\(\\s*)${NUMBER}(?<after>\\s*\\))`,
   // "5 people are viewing this", "1,234 sold in the last 24 hours".
   `${NUMBER}(?<after>\\s+(?:(?:people|persons|users|customers|shoppers|others|visitors)\\s+(?:are\\s+|have\\s+)?(?:viewing|watching|looking|bought|purchased|added)|sold\\s+in\\s+(?:the\\s+)?(?:last|past))${EDGE_END})`,
   // "Cart (3)", "Warenkorb 2", "3 items in your cart".

@@ -119,8 +119,9 @@ const RANDOM_ID = [
   // Runs of 32+ base64 characters; kept only when they mix upper case, lower case and digits (below).
   '(?<![\\w+/=-])[\\w+/-]{32,}={0,2}(?![\\w+/=-])',
 ].join('|');
+/** A label, then an id of 6+ characters with a digit in it ("Session expired" is words, not an id). */
 const LABELLED_ID =
-  /((?<![\p{L}\p{N}])(?:request|req|trace|span|correlation|session|ray|nonce|csrf|xsrf)[ _-]?(?:id|token|key)?\s*[:#=]?\s*)([\w-]{6,})/giu;
+  /((?<![\p{L}\p{N}])(?:request|req|trace|span|correlation|session|ray|nonce|csrf|xsrf)[ _-]?(?:id|token|key)?\s*[:#=]?\s*)((?=[\w-]*\d)[\w-]{6,})/giu;
 
 const randomId = new RegExp(RANDOM_ID, 'gu');
 
