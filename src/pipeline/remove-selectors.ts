@@ -8,35 +8,8 @@ import { AppError } from '../errors.js';
  * forms, inline SVG, hidden elements, cookie/consent banners and ad slots. Class and id tests use
  * whole-word or distinctive-prefix matches so an article about cookies keeps its recipe.
  */
-export const DEFAULT_REMOVE_SELECTORS: readonly string[] = Object.freeze([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'iframe',
-  'nav',
-  'header:not(article header, main header, [role=main] header)',
-  'footer:not(article footer, main footer, [role=main] footer, blockquote footer, figure footer)',
-  'aside',
-  'form',
-  'svg',
-  'dialog',
-  '[role=navigation]',
-  '[role=banner]',
-  '[role=contentinfo]',
-  '[aria-hidden=true]',
-  // Page chrome marked by the ids and classes most sites and CMS themes use.
-  '#header',
-  '#footer',
-  '#sidebar',
-  '#nav',
-  '.site-header',
-  '.site-footer',
-  '.breadcrumb',
-  '.breadcrumbs',
-  '[aria-label=breadcrumb i]',
-  '.skip-link',
-  // Cookie and consent banners (generic names and the common consent platforms).
+/** Cookie and consent banners: generic names and the common consent platforms. */
+export const CONSENT_BANNER_SELECTORS: readonly string[] = Object.freeze([
   '[id*=cookie-banner i]',
   '[class*=cookie-banner i]',
   '[id*=cookie-consent i]',
@@ -50,7 +23,10 @@ export const DEFAULT_REMOVE_SELECTORS: readonly string[] = Object.freeze([
   '#CybotCookiebotDialog',
   '.cc-window',
   '.qc-cmp2-container',
-  // Ad slots.
+]);
+
+/** Ad slots marked by the classes, ids and attributes ad servers use. */
+export const AD_SLOT_SELECTORS: readonly string[] = Object.freeze([
   '.ad',
   '.ads',
   '.advert',
@@ -62,6 +38,43 @@ export const DEFAULT_REMOVE_SELECTORS: readonly string[] = Object.freeze([
   '[id^=div-gpt-ad]',
   '[data-ad-slot]',
   '[data-ad]',
+]);
+
+/** Site navigation, page-level headers and footers (those inside an article, main or blockquote are content), breadcrumbs. */
+export const PAGE_CHROME_SELECTORS: readonly string[] = Object.freeze([
+  'nav',
+  'header:not(article header, main header, [role=main] header)',
+  'footer:not(article footer, main footer, [role=main] footer, blockquote footer, figure footer)',
+  '[role=navigation]',
+  '[role=banner]',
+  '[role=contentinfo]',
+  // Page chrome marked by the ids and classes most sites and CMS themes use.
+  '#header',
+  '#footer',
+  '#nav',
+  '.site-header',
+  '.site-footer',
+  '.breadcrumb',
+  '.breadcrumbs',
+  '[aria-label=breadcrumb i]',
+  '.skip-link',
+]);
+
+export const DEFAULT_REMOVE_SELECTORS: readonly string[] = Object.freeze([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  ...PAGE_CHROME_SELECTORS,
+  'aside',
+  '#sidebar',
+  'form',
+  'svg',
+  'dialog',
+  '[aria-hidden=true]',
+  ...CONSENT_BANNER_SELECTORS,
+  ...AD_SLOT_SELECTORS,
 ]);
 
 const FIELD = 'remove_css_selectors';
