@@ -1,3 +1,5 @@
+import { decodeUriSafely } from './text-values.js';
+
 /**
  * Email addresses and phone numbers in text, as pages write them, including the usual disguises
  * ("jane [at] example [dot] com", Cloudflare's `data-cfemail`). Phone numbers are only taken where
@@ -71,9 +73,18 @@ export function normalisePhone(raw: string): string | null {
   return plus ? `+${digits}` : digits;
 }
 
+/** Every recipient of a `mailto:` link (`mailto:a@x.com,b@y.com?subject=...`), normalised. */
+export function mailtoAddresses(href: string): string[] {
+  const recipients = decodeUriSafely(href.replace(/^mailto:/i, '')).split('?')[0] ?? '';
+  return recipients
+    .split(/[,;]/)
+    .map(normaliseEmail)
+    .filter((email): email is string => email !== null);
+}
+
 /** A `tel:` link's number as the page shows it (the link text when it is the number, else the href's). */
 export function phoneFromTelLink(href: string, text: string): string | null {
-  const number = decodeURIComponent(href.replace(/^tel:/i, '')).split(/[;?]/)[0]?.trim() ?? '';
+  const number = decodeUriSafely(href.replace(/^tel:/i, '')).split(/[;?]/)[0]?.trim() ?? '';
   const fromHref = normalisePhone(number);
   if (!fromHref) return null;
   const shown = text.trim();
@@ -83,12 +94,14 @@ export function phoneFromTelLink(href: string, text: string): string | null {
 const INTERNATIONAL = /(?<![\w+])\+\d{1,3}(?:[\s.\-/]?\(?\d{1,5}\)?){2,6}(?!\w)/g;
 const NATIONAL =
   /(?<![\w+])(?:\(\d{2,5}\)\s?\d{3,4}[\s.-]?\d{3,5}|\d{3}[.-]\d{3}[.-]\d{4}|0\d{2,5}[\s/-]\d{3,9}(?:[\s-]\d{2,5})?)(?![\w])/g;
+const FAX_LABEL = /\b(?:fax|telefax)\b\.?\s*[:：]?\s*$/i;
 const PHONE_LABEL =
   /\b(?:phone|telephone|tel|call|mobile|cell|fon|telefon|téléphone|teléfono|hotline|whatsapp)\b\.?\s*[:：]?\s*$/i;
 
 /**
- * Phone numbers in `text` as written: international `+` numbers anywhere, national forms only
- * right after a phone label ("Phone:", "Tel.", "Telefon"). Deduplicated by their digits.
+ * Phone numbers in `text` as written: international `+` numbers anywhere but after a fax label,
+ * national forms only right after a phone label ("Phone:", "Tel.", "Telefon"). Deduplicated by
+ * their digits.
  *
  * @example
  * phonesInText('Call +1 (555) 010-7788 · Fax: 030 1234567 · Tel: 030 7654321');
@@ -96,7 +109,10 @@ const PHONE_LABEL =
  */
 export function phonesInText(text: string): string[] {
   const found: Array<[number, string]> = [];
-  for (const match of text.matchAll(INTERNATIONAL)) found.push([match.index ?? 0, match[0].trim()]);
+  for (const match of text.matchAll(INTERNATIONAL)) {
+    const before = text.slice(Math.max(0, (match.index ?? 0) - 16), match.index);
+    if (!FAX_LABEL.test(before)) found.push([match.index ?? 0, match[0].trim()]);
+  }
   for (const match of text.matchAll(NATIONAL)) {
     const before = text.slice(Math.max(0, (match.index ?? 0) - 24), match.index);
     if (PHONE_LABEL.test(before)) found.push([match.index ?? 0, match[0].trim()]);

@@ -7,7 +7,7 @@ import { readJsonLd, type LinkedNode } from './json-ld.js';
 import { labelPairs } from './label-lines.js';
 import { readMicrodata } from './microdata.js';
 import { readRepeatedBlocks } from './repeated-blocks.js';
-import { phoneFromTelLink } from './contact-points.js';
+import { mailtoAddresses, phoneFromTelLink } from './contact-points.js';
 
 /** Meta names about the page's plumbing, never about its subject (`theme-color` is no product colour). */
 const IGNORED_META =
@@ -172,10 +172,7 @@ function readLinks(document: Document, baseUrl: URL): LinkedNode {
   for (const link of document.querySelectorAll('a[href]')) {
     const href = link.getAttribute('href')?.trim() ?? '';
     if (/^mailto:/i.test(href)) {
-      const address = decodeURIComponent(href.slice(7).split('?')[0] ?? '')
-        .trim()
-        .toLowerCase();
-      if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address) && !emails.includes(address)) emails.push(address);
+      for (const address of mailtoAddresses(href)) if (!emails.includes(address)) emails.push(address);
     } else if (/^tel:/i.test(href)) {
       const phone = phoneFromTelLink(href, inlineText(link));
       if (phone && !phones.includes(phone)) phones.push(phone);

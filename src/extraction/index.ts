@@ -5,7 +5,7 @@
 export { extractFromFacts, extractFromHtml, extractFromPassages } from './extract.js';
 export type { ExtractionResult, ExtractOptions } from './extract.js';
 export { formatExtractionWarning } from './warning.js';
-export { resolveSchema, looksLikeJsonSchema } from './json-schema.js';
+export { resolveSchema, looksLikeJsonSchema, isPlainObject } from './json-schema.js';
 export type { JsonSchema, ResolvedSchema, SchemaType } from './json-schema.js';
 export { schemaFromExample, toResolvedSchema } from './example-shape.js';
 export { readHtmlFacts } from './html-facts.js';
@@ -23,9 +23,10 @@ export {
   normaliseEmail,
   normalisePhone,
   phoneFromTelLink,
+  mailtoAddresses,
   decodeCloudflareEmail,
 } from './contact-points.js';
-export { addressLine, isAddressNode, textOf, cleanText } from './text-values.js';
+export { addressLine, isAddressNode, textOf, cleanText, decodeUriSafely } from './text-values.js';
 export { parseNumber, currencyFromText } from './numbers.js';
 export { parseDate, formatDate } from './dates.js';
 export { blockText } from './dom-text.js';

@@ -16,9 +16,9 @@ const MAX_SCRIPT_CHARS = 2_000_000;
  * Reads every `<script type="application/ld+json">` of a page. Scripts are often broken in ways a
  * browser forgives: HTML comment or CDATA wrappers, trailing commas, raw newlines inside strings,
  * several objects one after another. Those are repaired; what still fails is reported in `errors`
- * and never thrown.
+ * and never thrown. `linkReferences: false` keeps `{"@id"}` references as written.
  */
-export function readJsonLd(document: Document): JsonLdResult {
+export function readJsonLd(document: Document, options: { linkReferences?: boolean } = {}): JsonLdResult {
   const items: LinkedNode[] = [];
   const errors: string[] = [];
   let index = 0;
@@ -33,7 +33,7 @@ export function readJsonLd(document: Document): JsonLdResult {
     }
     collect(parsed, items);
   }
-  return { items: linkReferences(items), errors };
+  return { items: options.linkReferences === false ? items : linkReferences(items), errors };
 }
 
 /** `JSON.parse`, then the same after repairs; undefined when nothing parses. */

@@ -121,7 +121,7 @@ function unwrap(node: JsonSchema, path: string, state: ResolveState, depth: numb
 function lookupRef(ref: string, path: string, state: ResolveState): JsonSchema {
   const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
   const defs = match ? state.root[match[1] as string] : undefined;
-  const target = match && isPlainObject(defs) ? defs[decodeURIComponent(match[2] as string)] : undefined;
+  const target = match && isPlainObject(defs) ? defs[refName(match[2] as string)] : undefined;
   if (!isPlainObject(target))
     throw invalid(
       state.field,
@@ -129,6 +129,15 @@ function lookupRef(ref: string, path: string, state: ResolveState): JsonSchema {
       `$ref ${JSON.stringify(ref)} does not resolve (only local #/$defs/... and #/definitions/... refs are followed)`,
     );
   return target;
+}
+
+/** A `$defs` name from a ref (`%24` escapes decoded; a malformed escape is kept as written). */
+function refName(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 function schemaType(node: JsonSchema, path: string, field: string): SchemaType {

@@ -139,3 +139,12 @@ export function urlOf(text: string, base: URL | undefined): string | null {
     return null;
   }
 }
+
+/** `decodeURIComponent` that leaves a malformed escape (`%E0%A4%A`) as written instead of throwing. */
+export function decodeUriSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
