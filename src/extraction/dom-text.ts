@@ -50,6 +50,8 @@ export function nameBefore(element: Element): string {
       if (HEADINGS.has(name)) return inlineText(sibling);
       // Another list or table before this one belongs to its own heading.
       if (name === 'UL' || name === 'OL' || name === 'TABLE' || name === 'DL') return '';
+      // Only short lines name what follows; a container's text (a whole section) is not read.
+      if (hasBlockChild(sibling)) continue;
       const text = inlineText(sibling);
       if (text.length > 0 && text.length <= 60 && /[:：]$/.test(text)) return text.replace(/[:：]$/, '').trim();
       if (text.length > 0 && text.length <= 60 && ['STRONG', 'B', 'LABEL', 'DT'].includes(name)) return text;

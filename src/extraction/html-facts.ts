@@ -46,9 +46,25 @@ export function readHtmlFacts(html: string, url: string): PageFacts {
     flat('title', { title: collapseWhitespace(document.querySelector('title')?.textContent ?? '') }),
     flat('link', readLinks(document, baseUrl)),
   ].filter((source) => Object.keys(source.node).length > 0);
-  readNamedLists(document, lists);
-  collections.push(...readRepeatedBlocks(document, baseUrl));
-  return { language, baseUrl, items, fields, collections, lists };
+  // Lists and repeated blocks only answer arrays: read the first time a schema asks for one.
+  let listsRead = false;
+  let blocksRead = false;
+  return {
+    language,
+    baseUrl,
+    items,
+    fields,
+    get collections() {
+      if (!blocksRead) collections.push(...readRepeatedBlocks(document, baseUrl));
+      blocksRead = true;
+      return collections;
+    },
+    get lists() {
+      if (!listsRead) readNamedLists(document, lists);
+      listsRead = true;
+      return lists;
+    },
+  };
 }
 
 function flat(rule: string, node: LinkedNode): RecordSource {

@@ -42,9 +42,17 @@ export function keyTokens(name: string): string[] {
     .map(singular);
 }
 
-/** The tokens joined by one space: the form every comparison uses. */
+const TERMS = new Map<string, string>();
+
+/** The tokens joined by one space: the form every comparison uses (remembered: pages repeat labels). */
 export function keyTerm(name: string): string {
-  return keyTokens(name).join(' ');
+  let term = TERMS.get(name);
+  if (term === undefined) {
+    if (TERMS.size >= 20_000) TERMS.clear();
+    term = keyTokens(name).join(' ');
+    TERMS.set(name, term);
+  }
+  return term;
 }
 
 /** The term without a leading namespace token (`og title` → `title`). */

@@ -14,7 +14,7 @@ import type { LinkedNode } from './json-ld.js';
 import { labelPairs } from './label-lines.js';
 
 const MAX_GROUPS = 60;
-const MAX_MEMBERS = 200;
+const MAX_MEMBERS = 500;
 const MIN_LEAVES = 2;
 
 /**
@@ -29,7 +29,8 @@ export function readRepeatedBlocks(document: Document, baseUrl: URL): Collection
   const collections: Collection[] = [];
   for (const parent of document.querySelectorAll('*')) {
     if (collections.length >= MAX_GROUPS) break;
-    if (parent.children.length < 2 || SKIPPED.has(parent.nodeName) || isTablePart(parent)) continue;
+    // (Two element children, checked without building the children list of every element.)
+    if (!parent.firstElementChild?.nextElementSibling || SKIPPED.has(parent.nodeName) || isTablePart(parent)) continue;
     if (ancestorNamed(parent, 'NAV') || ancestorNamed(parent, 'TABLE')) continue;
     for (const members of groupsOf(parent)) {
       const records = members.slice(0, MAX_MEMBERS).map((member) => blockRecord(member, baseUrl));
