@@ -36,6 +36,7 @@ const URL_TERMS = new Set([
 ]);
 const URL_FORMATS = new Set(['uri', 'url', 'iri', 'uri-reference', 'iri-reference']);
 const CURRENCY = relatedTerms('currency');
+const ISO_DURATION = /^P(?:\d|T\d)/i;
 const EMAIL = relatedTerms('email');
 
 /** True when a key asks for a URL (by its format or its name). */
@@ -116,6 +117,8 @@ function toNumber(value: unknown, schema: ResolvedSchema, context: CoerceContext
     const text = textOf(value) ?? '';
     const unit = durationUnit(context);
     const minutes = unit !== null ? durationMinutes(text) : null;
+    // "PT15M" is no number unless the key names the unit to count it in.
+    if (unit === null && ISO_DURATION.test(text)) return null;
     result = minutes !== null && unit !== null ? minutes / unit : parseNumber(text, context.language);
   }
   if (result === null || !Number.isFinite(result)) return null;
@@ -143,8 +146,6 @@ const TRUE_TERMS = new Set(
     'in store only',
     'online only',
     'limited availability',
-    'pre order',
-    'preorder',
     'included',
     'include',
     'auf lager',

@@ -115,10 +115,13 @@ const PAGE_TYPES = new Set([
   'ReadAction',
 ]);
 
+const OWNER_TYPES = new Set(['Organization', 'Corporation', 'Brand', 'NewsMediaOrganization', 'OnlineStore']);
+
 /**
- * The page's structured items with the one the schema describes first (the most top-level keys
- * answered by name; the prompt's and schema title's words and page-furniture types break ties).
- * The others stay readable, but only for keys that are not generic (`name`, `title`, `url`...).
+ * The page's structured items with the one the schema describes first: the item answering most
+ * top-level keys by name, the prompt's and schema title's words breaking ties; page furniture
+ * (WebSite, WebPage, BreadcrumbList...) only when those words name it. The others stay
+ * readable, but only for keys that are not generic (`name`, `title`, `url`...).
  */
 function itemScope(items: RecordSource[], options: ExtractOptions): ScopedSource[] {
   const expanded = items.flatMap(withMainEntity);
@@ -135,8 +138,15 @@ function itemScope(items: RecordSource[], options: ExtractOptions): ScopedSource
       candidates.some((candidate) => matchScore(key, candidate.name) >= STRONG_MATCH),
     ).length;
     const types = typesOf(item.node);
-    if (types.some((type) => keyTokens(type).every((token) => hints.has(token)))) score += 0.5;
-    if (types.some((type) => PAGE_TYPES.has(type))) score -= 0.25;
+    const hinted = types.some((type) => {
+      const tokens = keyTokens(type);
+      return tokens.every((token) => hints.has(token)) || hints.has(tokens.join(''));
+    });
+    if (hinted) score += 0.5;
+    // The page and site around the content (WebSite, WebPage...) describe the thing only when asked.
+    else if (types.some((type) => PAGE_TYPES.has(type))) continue;
+    // The site's owner is on every page: on a tie, the page's own item wins.
+    else if (types.some((type) => OWNER_TYPES.has(type))) score -= 0.1;
     if (score > bestScore) {
       best = item;
       bestScore = score;

@@ -201,6 +201,7 @@ function listOptions(request: RequestedKey | null, scope: Scope, state: FillStat
   const options: ListOption[] = [];
   if (request) {
     for (const candidate of matching(request, scope, PARTIAL_MATCH)) {
+      if (!candidate.source.structured) continue;
       const sources = recordsOf(candidate);
       if (sources.length > 0) {
         options.push({

@@ -58,7 +58,7 @@ function readProperties(scope: Element, node: LinkedNode, state: ReadState): voi
     const names = (child.getAttribute('itemprop') ?? '').split(/\s+/).filter(Boolean);
     const nested = child.hasAttribute('itemscope');
     if (names.length > 0) {
-      const value = nested ? readItem(child, state) : propertyValue(child, state.baseUrl);
+      const value = nested ? readItem(child, state) : propertyValue(child, state.baseUrl, names);
       for (const name of names) add(node, name.replace(/^.*[/#]/, ''), value);
     }
     // A nested item's descendants are its properties; an unrelated item's are its own.
@@ -74,7 +74,10 @@ function add(node: LinkedNode, name: string, value: unknown): void {
   else node[name] = [existing, value];
 }
 
-function propertyValue(element: Element, baseUrl: URL): LinkedNode | string | string[] | null {
+/** Properties whose value is the link itself, whatever text the link shows. */
+const LINK_PROPERTY = /url|image|logo|photo|sameAs|href|link|thumbnail|contentUrl|embedUrl/i;
+
+function propertyValue(element: Element, baseUrl: URL, names: string[]): LinkedNode | string | string[] | null {
   const content = element.getAttribute('content');
   if (content !== null) return collapseWhitespace(content);
   const name = element.nodeName;
@@ -83,7 +86,10 @@ function propertyValue(element: Element, baseUrl: URL): LinkedNode | string | st
     const raw = element.getAttribute(urlAttribute);
     const url = resolveUrl(raw, baseUrl) ?? (raw ? raw.trim() : null);
     // `<a itemprop="author" href="/authors/x">Imogen Hartley</a>`: the link and the name it shows.
-    const text = name === 'A' ? collapseWhitespace(element.textContent ?? '') : '';
+    const text =
+      name === 'A' && !names.some((prop) => LINK_PROPERTY.test(prop))
+        ? collapseWhitespace(element.textContent ?? '')
+        : '';
     return url && text && text !== url ? { name: text, url } : url;
   }
   if (name === 'DATA' || name === 'METER') return element.getAttribute('value')?.trim() ?? null;
