@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
+import { thrownBy } from '../../support/thrown.js';
 import {
   looksLikeJsonSchema,
   resolveSchema,
@@ -8,13 +9,7 @@ import {
 } from '../../../src/extraction/index.js';
 
 function rejection(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected a validation error');
+  return thrownBy(fn, AppError);
 }
 
 describe('requested schemas', () => {

@@ -5,6 +5,7 @@ import { builtinParsers } from '../../../plugins/parsers/index.js';
 import { AppError } from '../../../src/errors.js';
 import { createParserRegistry, type Parser, ParserInputError } from '../../../src/parsers/parser.js';
 import { conversionError } from '../../../src/pipeline/convert-pool.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const registry = createParserRegistry(builtinParsers);
 const HTML_ONLY = [
@@ -23,13 +24,7 @@ function run(id: string, text: string, contentType = 'text/html', options: Recor
 }
 
 function inputError(fn: () => unknown): ParserInputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ParserInputError);
-    return err as ParserInputError;
-  }
-  throw new Error('expected a ParserInputError');
+  return thrownBy(fn, ParserInputError);
 }
 
 describe('built-in parsers', () => {
@@ -51,18 +46,10 @@ describe('built-in parsers', () => {
   });
 
   it('answers an unknown id with 404 parser_not_found naming the available ones', () => {
-    const error = (() => {
-      try {
-        registry.require('@olostep/amazon-it-product');
-      } catch (err) {
-        return err as AppError;
-      }
-      return null;
-    })();
-    expect(error).toBeInstanceOf(AppError);
-    expect(error?.status).toBe(404);
-    expect(error?.code).toBe('parser_not_found');
-    expect(error?.detail).toContain('@olostep/extract-emails');
+    const error = thrownBy(() => registry.require('@olostep/amazon-it-product'), AppError);
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('parser_not_found');
+    expect(error.detail).toContain('@olostep/extract-emails');
   });
 
   it.each(HTML_ONLY)('%s refuses a PDF, plain text, JSON and an empty page with 422 invalid_parser_input', (id) => {
