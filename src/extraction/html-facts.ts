@@ -1,4 +1,4 @@
-import { ancestorNamed, collapseWhitespace, parsePage, resolveUrl } from '../pipeline/dom.js';
+import { ancestorNamed, collapseWhitespace, type ParsedPage, parsePage, resolveUrl } from '../pipeline/dom.js';
 import { readMetaTags } from '../pipeline/metadata.js';
 import { blockText, hasBlockChild, inlineText, insideSkipped, LAYOUT_CLASS, nameBefore, ownName } from './dom-text.js';
 import { addField, type Collection, type NamedList, type PageFacts, type RecordSource } from './facts.js';
@@ -20,7 +20,15 @@ const IGNORED_META =
  * are still there.
  */
 export function readHtmlFacts(html: string, url: string): PageFacts {
-  const { document, baseUrl } = parsePage(html, url);
+  return readDocumentFacts(parsePage(html, url));
+}
+
+/**
+ * The same from a page already parsed with `parsePage` (the pipeline's parse, so a page is parsed
+ * once), read before anything removes its scripts: JSON-LD lives in them. The document is not
+ * changed.
+ */
+export function readDocumentFacts({ document, baseUrl }: ParsedPage): PageFacts {
   const meta = readMetaTags(document);
   const language = document.documentElement?.getAttribute('lang')?.trim() || meta.get('content-language') || undefined;
   const items: RecordSource[] = [

@@ -8,7 +8,7 @@ export { formatExtractionWarning } from './warning.js';
 export { resolveSchema, looksLikeJsonSchema, isPlainObject } from './json-schema.js';
 export type { JsonSchema, ResolvedSchema, SchemaType } from './json-schema.js';
 export { schemaFromExample, toResolvedSchema } from './example-shape.js';
-export { readHtmlFacts } from './html-facts.js';
+export { readDocumentFacts, readHtmlFacts } from './html-facts.js';
 export { readPassageFacts } from './text-facts.js';
 export type { Passage } from './text-facts.js';
 export type { PageFacts, RecordSource, Collection, NamedList } from './facts.js';

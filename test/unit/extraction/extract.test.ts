@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
   type ExtractionResult,
+  extractFromFacts,
   extractFromHtml,
   extractFromPassages,
   formatExtractionWarning,
+  readDocumentFacts,
   toResolvedSchema,
 } from '../../../src/extraction/index.js';
+import { parsePage } from '../../../src/pipeline/dom.js';
 
 const URL_ = 'https://shop.example/p/widget';
 
@@ -132,6 +136,17 @@ describe('filling a schema from a page', () => {
       price: 5,
       sku: null,
     });
+  });
+
+  it('reads a page the pipeline already parsed, without changing it', () => {
+    const html = readFileSync(new URL('../../fixtures/extraction/job-posting.html', import.meta.url), 'utf8');
+    const schema = toResolvedSchema({ job_title: '', company: '', responsibilities: [''] }, 'json_format');
+    const page = parsePage(html, URL_);
+    const before = page.document.toString();
+    const result = extractFromFacts(readDocumentFacts(page), { schema });
+    expect(result).toEqual(extractFromHtml({ html, url: URL_ }, { schema }));
+    expect(result.filled).toEqual(['job_title', 'company', 'responsibilities']);
+    expect(page.document.toString()).toBe(before);
   });
 
   it('reads nothing from scripts, styles or malformed structured data, and does not throw on broken pages', () => {
