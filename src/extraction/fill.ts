@@ -131,19 +131,28 @@ function nodeOf(candidate: Candidate): Record<string, unknown> | null {
 
 /** Candidates answering `request` in scope order, best first within each source, one pass per score tier. */
 export function* matching(request: RequestedKey, scope: Scope, minScore: number): Generator<Candidate> {
+  // Scored once per source, best first; each pass then takes its band of scores.
+  const ranked = new Map<RecordSource, Array<{ candidate: Candidate; score: number }>>();
+  const rank = (source: RecordSource) => {
+    let list = ranked.get(source);
+    if (!list) {
+      list = candidatesOf(source)
+        .map((candidate) => ({ candidate, score: matchScore(request, candidate.name) }))
+        .filter(({ score }) => score >= minScore)
+        .sort(
+          (a, b) =>
+            b.score - a.score || nested(a.candidate) - nested(b.candidate) || a.candidate.depth - b.candidate.depth,
+        );
+      ranked.set(source, list);
+    }
+    return list;
+  };
   for (const threshold of PASSES) {
     if (threshold < minScore) break;
     const ceiling = threshold === STRONG_MATCH ? Infinity : (PASSES[PASSES.indexOf(threshold) - 1] ?? Infinity);
     for (const { source, restricted } of scope.sources) {
       if (restricted && GENERIC_TERMS.has(request.term)) continue;
-      const scored = candidatesOf(source)
-        .map((candidate) => ({ candidate, score: matchScore(request, candidate.name) }))
-        .filter(({ score }) => score >= threshold && score < ceiling)
-        .sort(
-          (a, b) =>
-            b.score - a.score || nested(a.candidate) - nested(b.candidate) || a.candidate.depth - b.candidate.depth,
-        );
-      for (const { candidate } of scored) yield candidate;
+      for (const { candidate, score } of rank(source)) if (score >= threshold && score < ceiling) yield candidate;
     }
   }
 }
