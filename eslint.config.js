@@ -33,6 +33,23 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    files: ['src/extraction/**', 'src/parsers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/config.js', '**/http/**', '**/schema/**', '**/engines/**', '**/plugins/**', '**/domain/**'],
+              message:
+                'Extraction and parsers are pure functions of a page: no configuration, transports, engines, plugins or services.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/domain/**'],
     rules: {
       'no-restricted-imports': [

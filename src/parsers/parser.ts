@@ -5,26 +5,56 @@ import { AppError } from '../errors.js';
  * (a JSON string) when a scrape asks for `parser: {id}`. Parsers live in `plugins/parsers/`
  * and register by id; an unknown id answers 404 `parser_not_found`.
  *
+ * `parse` is a pure, synchronous function of plain data (no I/O, no clock, no shared state), so
+ * it can run on a conversion thread: its input and output cross `postMessage` unchanged. A page
+ * it cannot read (a PDF for an HTML-only parser) throws `ParserInputError` (422
+ * `invalid_parser_input`); options it does not know are ignored.
+ *
  * @example
  * export const titleParser: Parser = {
  *   id: 'title',
  *   description: 'The page title',
- *   parse: ({ metadata }) => ({ title: metadata.title }),
+ *   outputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+ *   parse: ({ metadata }) => ({ title: String(metadata.title ?? '') }),
  * };
  */
 export interface Parser {
   readonly id: string;
   readonly description: string;
+  /** JSON Schema (draft 2020-12) of what `parse` returns; `GET /v1/parsers` shows it. */
+  readonly outputSchema: Readonly<Record<string, unknown>>;
   parse(page: ParserInput, options: Record<string, unknown>): unknown;
 }
 
 export interface ParserInput {
   url: string;
-  /** The page's decoded text (HTML for HTML pages). */
+  /** The page's decoded text (HTML for HTML pages); `''` when the page has none (a PDF). */
   text: string;
+  /** MIME type without parameters, lower case; `''` when unknown. */
   contentType: string;
   /** page_metadata as produced by the pipeline (title, description, Open Graph fields...). */
   metadata: Record<string, unknown>;
+}
+
+/**
+ * The page is not one this parser can read: 422 `invalid_parser_input`. Survives a conversion
+ * thread's boundary like every AppError (kind, code and detail are posted back).
+ *
+ * @example
+ * throw new ParserInputError('tables', 'application/pdf is not an HTML page');
+ */
+export class ParserInputError extends AppError {
+  constructor(parserId: string, problem: string) {
+    super(
+      'unprocessable',
+      'invalid_parser_input',
+      `parser ${JSON.stringify(parserId)} cannot read this page: ${problem}`,
+      {
+        metadata: { parser: parserId },
+      },
+    );
+    this.name = 'ParserInputError';
+  }
 }
 
 export interface ParserRegistry {

@@ -71,6 +71,17 @@ function scanDocument(document: Document, baseUrl: URL): Scanned {
   return found;
 }
 
+/**
+ * Every `<meta>` of the page by lower-case name (`property`, `name`, `http-equiv` or `itemprop`),
+ * first value kept: what `page_metadata` picks from, for readers that need other names (the
+ * extractor reads `product:price:amount`, `og:price:currency`, ...).
+ */
+export function readMetaTags(document: Document): Map<string, string> {
+  const meta = new Map<string, string>();
+  for (const element of document.querySelectorAll('meta')) readMeta(element, meta);
+  return meta;
+}
+
 function readMeta(element: Element, meta: Map<string, string>): void {
   const key = (
     element.getAttribute('property') ??

@@ -29,7 +29,8 @@ const SKIP = new Set([
   'SVG',
 ]);
 
-const PARAGRAPH_BLOCKS = new Set([
+/** Elements that start a paragraph of text; also what the extractor treats as block-level. */
+export const PARAGRAPH_BLOCKS: ReadonlySet<string> = new Set([
   'ADDRESS',
   'ARTICLE',
   'ASIDE',
@@ -61,7 +62,18 @@ const PARAGRAPH_BLOCKS = new Set([
   'UL',
 ]);
 
-const LINE_BLOCKS = new Set(['LI', 'DT', 'DD', 'TR', 'SUMMARY', 'CAPTION', 'THEAD', 'TBODY', 'TFOOT']);
+/** Elements that start a line of text. */
+export const LINE_BLOCKS: ReadonlySet<string> = new Set([
+  'LI',
+  'DT',
+  'DD',
+  'TR',
+  'SUMMARY',
+  'CAPTION',
+  'THEAD',
+  'TBODY',
+  'TFOOT',
+]);
 
 /**
  * Accumulates text in chunks; only the end of the output is ever inspected, so writing stays
