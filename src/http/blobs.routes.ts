@@ -11,7 +11,7 @@ import type { BlobReadPlan } from '../storage/serve-blob.js';
 
 /**
  * Signed object URLs of the local blob store: GET and HEAD `/blobs/<key>` (ranges,
- * conditional requests) and PUT `/blobs/<key>` (signed uploads). Mount at the root of the
+ * conditional requests) and PUT `/blobs/<key>` (signed uploads, each URL used once). Mount at the root of the
  * app (`app.route('/', createBlobRoutes(blobs, verifier))`), outside authentication and
  * outside the JSON body-size limit: the signature is the credential and uploads may be large.
  * Failures are thrown as AppErrors for the app's error handler.
@@ -40,8 +40,12 @@ export function createBlobRoutes<E extends Env = Env>(store: BlobStore, verifier
   app.put('/blobs/*', async (c) => {
     const url = new URL(c.req.url);
     const key = keyFromPath(url.pathname);
-    const { contentType, maxBytes } = verifier.verify('PUT', key, url.searchParams);
+    const grant = verifier.verify('PUT', key, url.searchParams);
+    const { contentType, maxBytes } = grant;
     if (contentType === undefined || maxBytes === undefined) throw new Error('upload grant without its limits');
+    // Only a store that signs its own upload URLs receives them; no other URL verifies here.
+    if (!store.receiveSignedUpload)
+      throw new AppError('forbidden', 'signed_url_invalid', 'uploads are not received here');
     const sent = c.req.header('content-type');
     if (sent && mediaTypeOf(sent) !== mediaTypeOf(contentType)) {
       throw new AppError(
@@ -53,7 +57,7 @@ export function createBlobRoutes<E extends Env = Env>(store: BlobStore, verifier
     // Refuse early when the client announces too much, before reading any of it.
     if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw payloadTooLarge(maxBytes);
     const body = c.req.raw.body ? readableOf(c.req.raw.body) : Buffer.alloc(0);
-    const info = await store.put(key, body, { contentType, maxBytes });
+    const info = await store.receiveSignedUpload(grant, body);
     return c.body(null, 200, { etag: `"${info.etag}"` });
   });
 

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
+import type { BlobGrant } from './blob-urls.js';
 
 /**
  * Object storage for content the service hosts (formats, screenshots, PDFs, uploaded files).
@@ -38,14 +39,29 @@ export interface BlobStore {
   delete(keys: string | string[]): Promise<void>;
   /** Deletes every object whose key starts with `prefix` (a plain string prefix, as in S3). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Copies an object within the store: S3 copies server-side, the local store links the file
+   * (no bytes move). An existing target is replaced, as with put. With `ifMatch`, only the
+   * version whose etag it names is copied; any other throws a `blob_changed` conflict, so a
+   * caller pins the version it checked (see "Uploads" in docs/storage.md). Null when the source
+   * does not exist.
+   */
+  copy(source: string, target: string, options?: CopyOptions): Promise<BlobInfo | null>;
   /** A URL that GETs (or HEADs) the object without credentials until it expires. */
   signedGetUrl(key: string, options: SignedGetOptions): Promise<string>;
   /**
-   * A URL that accepts PUTs of the object's bytes without credentials until it expires.
-   * The local store enforces `contentType` and `maxBytes`; an S3 presigned PUT cannot, so
-   * callers check the uploaded object with `head()` before trusting it (see docs/storage.md).
+   * Grants one upload of the object's bytes without credentials until it expires: a PUT to
+   * `grant.url` with `grant.headers`. What the store enforces while receiving differs (local:
+   * size, type and single use; S3: the type only) and is stated in `grant.enforced`; whatever
+   * it does not enforce the caller checks afterwards with `head()` (docs/storage.md, "Uploads").
    */
-  signedPutUrl(key: string, options: SignedPutOptions): Promise<string>;
+  presignUpload(key: string, options: SignedPutOptions): Promise<UploadGrant>;
+  /**
+   * Receives a PUT through one of this store's own signed upload URLs, already verified by the
+   * blob routes: refuses a grant used before (`signed_url_used`), stores the body within the
+   * grant's limits. Only stores that serve their signed URLs themselves (the local store) have it.
+   */
+  receiveSignedUpload?(grant: BlobGrant, body: Buffer | Readable): Promise<BlobInfo>;
 }
 
 export interface PutOptions {
@@ -84,17 +100,46 @@ export interface SignedGetOptions {
   filename?: string;
 }
 
+export interface CopyOptions {
+  /** Copy only the version with this etag (unquoted, as in BlobInfo). */
+  ifMatch?: string;
+}
+
 export interface SignedPutOptions {
   /** Seconds until the URL stops working. */
   expiresInSeconds: number;
-  /** Media type the object is stored with (local: a different request Content-Type is refused). */
+  /** Media type the object is stored with; an upload declaring another one is refused. */
   contentType: string;
-  /** Largest accepted upload (local store; default {@link DEFAULT_MAX_UPLOAD_BYTES}). */
+  /** Largest accepted upload (default {@link DEFAULT_MAX_UPLOAD_BYTES}); see UploadGrant.enforced. */
   maxBytes?: number;
+}
+
+/**
+ * Permission for one upload, as returned by {@link BlobStore.presignUpload}.
+ *
+ * @example
+ * const grant = await blobs.presignUpload(key, { expiresInSeconds: 600, contentType: 'application/json' });
+ * await fetch(grant.url, { method: grant.method, headers: grant.headers, body });
+ */
+export interface UploadGrant {
+  url: string;
+  method: 'PUT';
+  /** Headers the uploader sends as given (S3 signs them: another value fails the signature). */
+  headers: Record<string, string>;
+  expiresAt: Date;
+  contentType: string;
+  maxBytes: number;
+  /** What the store refuses while receiving; the rest the caller checks with head() after the upload. */
+  enforced: { contentType: boolean; maxBytes: boolean; singleUse: boolean };
 }
 
 /** Default upper bound of a signed upload (the Files API accepts JSON up to 200 MB). */
 export const DEFAULT_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
+
+/** The error of a conditional copy whose source is no longer the version asked for. */
+export function blobChanged(key: string): AppError {
+  return new AppError('conflict', 'blob_changed', `object ${JSON.stringify(key)} changed since it was checked`);
+}
 
 /** The requested range starts past the end of the object (HTTP 416). */
 export class RangeNotSatisfiableError extends Error {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { assertValidContentType, assertValidFilename, assertValidKey, DEFAULT_MAX_UPLOAD_BYTES } from './blob-store.js';
 import type { SignedGetOptions, SignedPutOptions } from './blob-store.js';
@@ -5,8 +6,9 @@ import { signParams, verifyParams } from './signed-params.js';
 
 /*
  * Signed URLs of the local blob store: `{baseUrl}/blobs/<key>?expires=<epoch s>[&filename=…]&sig=<hex>`
- * for GET/HEAD, `…?content_type=…&expires=…&max_bytes=…&sig=…` for PUT. The signature covers
+ * for GET/HEAD, `…?content_type=…&expires=…&id=…&max_bytes=…&sig=…` for PUT. The signature covers
  * the method, the key and every query parameter, so nothing can be added, dropped or changed.
+ * `id` is random: it makes every upload URL a distinct credential that can be used once.
  */
 
 const SIG = 'sig';
@@ -25,7 +27,15 @@ export interface BlobUrlSignerOptions {
 
 export interface BlobUrlSigner {
   signGet(key: string, options: SignedGetOptions): string;
-  signPut(key: string, options: SignedPutOptions): string;
+  signPut(key: string, options: SignedPutOptions): SignedPut;
+}
+
+export interface SignedPut {
+  url: string;
+  /** Epoch seconds after which the URL stops working. */
+  expires: number;
+  /** The grant's random id (see {@link BlobGrant.id}). */
+  id: string;
 }
 
 /** What a verified URL allows. */
@@ -37,6 +47,8 @@ export interface BlobGrant {
   filename?: string;
   contentType?: string;
   maxBytes?: number;
+  /** PUT only: random, unique per signed upload URL; the local store records its use. */
+  id?: string;
 }
 
 export interface BlobUrlVerifier {
@@ -88,11 +100,10 @@ export function createBlobUrlSigner(options: BlobUrlSignerOptions): BlobUrlSigne
     signPut(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES }) {
       assertValidContentType(contentType);
       if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new Error('maxBytes must be a non-negative integer');
-      return build('PUT', key, {
-        expires: expiresAt(expiresInSeconds),
-        content_type: contentType,
-        max_bytes: String(maxBytes),
-      });
+      const expires = expiresAt(expiresInSeconds);
+      const id = randomBytes(16).toString('base64url');
+      const url = build('PUT', key, { expires, content_type: contentType, max_bytes: String(maxBytes), id });
+      return { url, expires: Number(expires), id };
     },
   };
 }
@@ -132,11 +143,16 @@ function toGrant(method: BlobUrlMethod, key: string, params: Record<string, stri
   if (params.filename !== undefined) grant.filename = params.filename;
   if (method === 'PUT') {
     const maxBytes = Number(params.max_bytes);
-    if (params.content_type === undefined || !Number.isSafeInteger(maxBytes)) {
-      throw invalid('the upload URL lacks its content type or size limit');
+    if (
+      params.content_type === undefined ||
+      !Number.isSafeInteger(maxBytes) ||
+      !/^[\w-]{16,64}$/.test(params.id ?? '')
+    ) {
+      throw invalid('the upload URL lacks its content type, size limit or id');
     }
     grant.contentType = params.content_type;
     grant.maxBytes = maxBytes;
+    grant.id = params.id;
   }
   return grant;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writevSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, openSync, writevSync } from 'node:fs';
+import { copyFile, link, open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { payloadTooLarge } from './blob-store.js';
@@ -175,6 +175,32 @@ export async function readExactly(handle: FileHandle, position: number, length: 
     filled += bytesRead;
   }
   return buffer;
+}
+
+/**
+ * Makes `to` another name of the object file `from` (a hard link: no bytes move, and a later
+ * put renames a new file over `from` without touching it), or a copy where the filesystem has
+ * no hard links. False when there is no object at `from`.
+ */
+export async function linkOrCopy(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw err;
+  }
+  // EPERM is also what linking a directory (a key prefix, not an object) answers.
+  const source = await stat(from).catch(() => null);
+  if (!source?.isFile()) return false;
+  try {
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
 }
 
 /** ENOENT (no such object) or ENOTDIR (a parent "directory" is itself an object). */

@@ -9,14 +9,24 @@ import {
   assertValidKey,
   assertValidPrefix,
   assertValidRange,
+  blobChanged,
+  DEFAULT_MAX_UPLOAD_BYTES,
   RangeNotSatisfiableError,
 } from './blob-store.js';
 import type { BlobInfo, BlobStore, BlobStream, ByteRange } from './blob-store.js';
 import { createBlobUrlSigner } from './blob-urls.js';
 import type { Clock } from './blob-urls.js';
-import { isMissing, openBlobFile, readExactly, writeBlobFile, writeSmallBlobFileSync } from './local-blob-file.js';
+import {
+  isMissing,
+  linkOrCopy,
+  openBlobFile,
+  readExactly,
+  writeBlobFile,
+  writeSmallBlobFileSync,
+} from './local-blob-file.js';
 import type { OpenBlobFile } from './local-blob-file.js';
 import { smallBody, StagingReserve, type PublishOps } from './staging-reserve.js';
+import { createUploadClaims } from './upload-claims.js';
 
 export interface LocalBlobStoreOptions {
   /** Root directory (the service passes DATA_DIR/objects). */
@@ -42,7 +52,8 @@ const STALE_STAGING_MS = 24 * 3600 * 1000;
  * Objects as files under `<dir>/blobs/<key>`, written in `<dir>/staging` and renamed into
  * place (atomic on one filesystem), served by the service through signed URLs
  * (`src/http/blobs.routes.ts`). A key cannot be both an object and a prefix of another
- * object (`a` and `a/b`); such a put fails with `blob_key_conflict`.
+ * object (`a` and `a/b`); such a put fails with `blob_key_conflict`. Uploads through signed
+ * URLs are single-use, recorded in `<dir>/claims` (upload-claims.ts).
  *
  * @example
  * const blobs = createLocalBlobStore({ dir: path.join(dataDir, 'objects'), secret, baseUrl: () => publicUrl });
@@ -53,6 +64,7 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
   const blobsDir = path.join(root, 'blobs');
   const stagingDir = path.join(root, 'staging');
   const signer = createBlobUrlSigner({ secret: options.secret, baseUrl: options.baseUrl, now: options.now });
+  const claims = createUploadClaims(path.join(root, 'claims'), options.now);
   let staged: Promise<unknown> | null = null;
   const reserve = options.flush === false ? new StagingReserve(stagingDir) : null;
 
@@ -89,12 +101,13 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
     }
   };
 
-  return {
+  const store: BlobStore = {
     kind: 'local',
 
     async init() {
       await ensureDirs();
       await removeStaleStaging(stagingDir);
+      await claims.sweep();
     },
 
     async close() {
@@ -179,10 +192,57 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
       return signer.signGet(key, signOptions);
     },
 
-    async signedPutUrl(key, signOptions) {
-      return signer.signPut(key, signOptions);
+    async copy(source, target, { ifMatch } = {}) {
+      const from = pathOf(source);
+      const to = pathOf(target);
+      await ensureDirs();
+      const temp = path.join(stagingDir, `${randomUUID()}.tmp`);
+      if (!(await linkOrCopy(from, temp))) return null;
+      try {
+        // The staged name is ours alone: what it holds now is exactly what gets published.
+        const file = await openBlobFile(temp);
+        if (!file) throw new Error(`${from} vanished from staging`);
+        const info = infoOf(target, file);
+        await file.handle.close();
+        if (ifMatch !== undefined && info.etag !== ifMatch) throw blobChanged(source);
+        await publish(temp, to, target, ASYNC_FS);
+        return info;
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
+    },
+
+    async presignUpload(key, signOptions) {
+      const { url, expires } = signer.signPut(key, signOptions);
+      return {
+        url,
+        method: 'PUT',
+        headers: { 'content-type': signOptions.contentType },
+        expiresAt: new Date(expires * 1000),
+        contentType: signOptions.contentType,
+        maxBytes: signOptions.maxBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+        enforced: { contentType: true, maxBytes: true, singleUse: true },
+      };
+    },
+
+    async receiveSignedUpload(grant, body) {
+      const { key, id, expires, contentType, maxBytes } = grant;
+      if (id === undefined || contentType === undefined || maxBytes === undefined) {
+        throw new Error('receiveSignedUpload needs a verified PUT grant');
+      }
+      const claim = await claims.claim(id, expires);
+      try {
+        const info = await store.put(key, body, { contentType, maxBytes });
+        await claim.commit();
+        return info;
+      } catch (err) {
+        await claim.release();
+        throw err;
+      }
     },
   };
+  return store;
 }
 
 function infoOf(key: string, file: OpenBlobFile): BlobInfo {

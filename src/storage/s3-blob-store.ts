@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import os from 'node:os';
 import type { Readable } from 'node:stream';
-import { Client } from 'minio';
+import { Client, CopyConditions } from 'minio';
 import { AppError } from '../errors.js';
 import {
   assertValidContentType,
@@ -11,10 +11,13 @@ import {
   assertValidPrefix,
   assertValidRange,
   attachmentDisposition,
+  blobChanged,
+  DEFAULT_MAX_UPLOAD_BYTES,
   payloadTooLarge,
   RangeNotSatisfiableError,
 } from './blob-store.js';
 import type { BlobInfo, BlobStore, BlobStream, ByteRange } from './blob-store.js';
+import { presignS3Url } from './s3-presign.js';
 import { spool } from './spool.js';
 
 export interface S3BlobStoreOptions {
@@ -35,7 +38,9 @@ const MAX_PRESIGN_SECONDS = 7 * 86400;
 
 /**
  * S3 or MinIO through the `minio` client, path-style addressing. Presigned GET and PUT URLs
- * go straight to the storage server; the bucket is created by init() when missing.
+ * go straight to the storage server; the bucket is created by init() when missing. A presigned
+ * PUT binds the content type (a signed header); S3 cannot bind a size limit or single use to a
+ * PUT URL, so callers check uploads with head() and pin them with copy() (docs/storage.md).
  *
  * @example
  * const blobs = createS3BlobStore({ endpoint: 'http://127.0.0.1:9000', accessKey, secretKey, bucket: 'web-content', region: 'us-east-1' });
@@ -44,6 +49,8 @@ const MAX_PRESIGN_SECONDS = 7 * 86400;
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const client = createClient(options);
   const { bucket } = options;
+  const endpoint = new URL(options.endpoint);
+  const keys = { accessKey: options.accessKey, secretKey: options.secretKey };
   const spoolDir = options.spoolDir ?? os.tmpdir();
 
   const head = async (key: string): Promise<BlobInfo | null> => {
@@ -190,11 +197,48 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       return client.presignedGetObject(bucket, key, presignSeconds(expiresInSeconds), headers);
     },
 
-    async signedPutUrl(key, { expiresInSeconds, contentType }) {
+    async copy(source, target, { ifMatch } = {}) {
+      assertValidKey(source);
+      assertValidKey(target);
+      const conditions = new CopyConditions();
+      if (ifMatch !== undefined) conditions.setMatchETag(`"${ifMatch}"`);
+      try {
+        await client.copyObject(bucket, target, `${bucket}/${source}`, conditions);
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        if (errorCode(err) === 'PreconditionFailed') throw blobChanged(source);
+        throw storageError(err);
+      }
+      // The copy answers only etag and date; the target is ours, so head() describes the copy.
+      return head(target);
+    },
+
+    async presignUpload(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES }) {
       assertValidKey(key);
       assertValidContentType(contentType);
-      // A presigned PUT binds neither length nor type; callers check head() after the upload.
-      return client.presignedPutObject(bucket, key, presignSeconds(expiresInSeconds));
+      const seconds = presignSeconds(expiresInSeconds);
+      const now = new Date();
+      const headers = { 'content-type': contentType };
+      const url = presignS3Url({
+        method: 'PUT',
+        endpoint,
+        bucket,
+        key,
+        region: options.region,
+        ...keys,
+        expiresInSeconds: seconds,
+        now,
+        headers,
+      });
+      return {
+        url,
+        method: 'PUT',
+        headers,
+        expiresAt: new Date(now.getTime() + seconds * 1000),
+        contentType,
+        maxBytes,
+        enforced: { contentType: true, maxBytes: false, singleUse: false },
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { RangeNotSatisfiableError } from '../../src/storage/blob-store.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
+import { describeUploadContract } from './blob-upload.contract.js';
 
 /** A store under test and whatever must be stopped after it (servers, temp dirs). */
 export interface BlobStoreFixture {
@@ -201,32 +202,17 @@ export function describeBlobStoreContract(name: string, factory: () => Promise<B
       }
     });
 
-    it('accepts a signed PUT without credentials, for that method only', async () => {
-      const json = Buffer.from(JSON.stringify({ items: [1, 2, 3], name: 'ü' }));
-      const url = await store.signedPutUrl(key('upload.json'), {
-        expiresInSeconds: 60,
-        contentType: 'application/json',
-      });
-      const response = await fetch(url, { method: 'PUT', body: json, headers: { 'content-type': 'application/json' } });
-      expect(response.status).toBe(200);
-      expect((await store.get(key('upload.json')))?.equals(json)).toBe(true);
-      expect(await store.head(key('upload.json'))).toEqual(
-        expect.objectContaining({ size: json.length, contentType: 'application/json' }),
-      );
-      expect((await fetch(url)).status).toBe(403); // an upload URL does not read
-    });
-
     it('stops honouring signed URLs once they expire', async () => {
       await store.put(key('brief.txt'), 'brief', { contentType: 'text/plain' });
       const getUrl = await store.signedGetUrl(key('brief.txt'), { expiresInSeconds: 1 });
-      const putUrl = await store.signedPutUrl(key('late.json'), {
+      const grant = await store.presignUpload(key('late.json'), {
         expiresInSeconds: 1,
         contentType: 'application/json',
       });
       expect((await fetch(getUrl)).status).toBe(200);
       await sleep(3200); // expiries have one-second resolution
       expect((await fetch(getUrl)).status).toBe(403);
-      const late = await fetch(putUrl, { method: 'PUT', body: '{}', headers: { 'content-type': 'application/json' } });
+      const late = await fetch(grant.url, { method: 'PUT', body: '{}', headers: grant.headers });
       expect(late.status).toBe(403);
       expect(await store.head(key('late.json'))).toBeNull();
     });
@@ -244,6 +230,32 @@ export function describeBlobStoreContract(name: string, factory: () => Promise<B
       expect(head.contentType).toBe(writers[winner]!.contentType);
       expect(head.size).toBe(stored.length);
     });
+
+    it('copies an object with its type, replacing the target, and keeps the copy when the source changes', async () => {
+      const source = await store.put(key('src.json'), '{"a":1}', { contentType: 'application/json' });
+      await store.put(key('dst.json'), 'old target', { contentType: 'text/plain' });
+      const copied = await store.copy(key('src.json'), key('dst.json'));
+      expect(copied).toMatchObject({ key: key('dst.json'), size: 7, contentType: 'application/json' });
+      expect(await store.head(key('dst.json'))).toMatchObject({ size: 7, contentType: 'application/json' });
+      expect((await store.get(key('dst.json')))?.toString()).toBe('{"a":1}');
+      await store.put(key('src.json'), 'changed', { contentType: 'text/plain' });
+      await store.delete(key('src.json'));
+      expect((await store.get(key('dst.json')))?.toString()).toBe('{"a":1}');
+      expect(source.etag).toBe(copied!.etag);
+    });
+
+    it('copies only the version asked for, and answers null for a missing source', async () => {
+      const first = await store.put(key('pin/src'), 'first', { contentType: 'text/plain' });
+      await store.put(key('pin/src'), 'second', { contentType: 'text/plain' });
+      const stale = store.copy(key('pin/src'), key('pin/dst'), { ifMatch: first.etag });
+      await expect(stale).rejects.toMatchObject({ status: 409, code: 'blob_changed' });
+      expect(await store.head(key('pin/dst'))).toBeNull();
+      expect(await store.copy(key('pin/missing'), key('pin/dst'))).toBeNull();
+      expect(await store.copy(key('pin/missing'), key('pin/dst'), { ifMatch: first.etag })).toBeNull();
+      expect(await store.head(key('pin/dst'))).toBeNull();
+    });
+
+    describeUploadContract({ store: () => store, key });
 
     async function present(rest: string[]): Promise<boolean[]> {
       return Promise.all(rest.map(async (r) => (await store.head(key(r))) !== null));

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, rmdir, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -21,6 +21,8 @@ import { pipeline } from 'node:stream/promises';
  *    interleave) and tidies directories racily. Its filesystem store is patched so a PUT is
  *    staged aside and committed with a rename plus its metadata under one lock, as S3 is atomic.
  * 3. s3rver reads `Range: bytes=0-0` as the whole object; the patched read fixes end = 0.
+ * 4. s3rver ignores `x-amz-copy-source-if-match` and copies in place. The front door hands the
+ *    condition to the patched copy, which checks it and commits the copy under the same lock.
  *
  * @example
  * const s3 = await startS3rver();
@@ -52,6 +54,13 @@ interface StoredObject {
   metadata: Record<string, string>;
 }
 interface FilesystemStore {
+  copyObject(
+    srcBucket: string,
+    srcKey: string,
+    destBucket: string,
+    destKey: string,
+    replace: unknown,
+  ): Promise<unknown>;
   getResourcePath(bucket: string, key: string, resource: string): string;
   getBucketPath(bucket: string): string;
   getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
@@ -66,12 +75,20 @@ export async function startS3rver(): Promise<S3rverHandle> {
   const S3rver = require('s3rver') as new (options: Record<string, unknown>) => S3rverApp;
   const app = new S3rver({ directory: path.join(root, 'data'), silent: true, vhostBuckets: false });
   await mkdir(path.join(root, 'data'), { recursive: true });
-  patchStore(app.store, path.join(root, 'staging'));
+  const copyConditions = new Map<string, string>();
+  patchStore(app.store, path.join(root, 'staging'), copyConditions);
   const handle = app.callback();
   const refused: string[] = [];
   const server = http.createServer((req, res) => {
     const problem = checkSignature(req);
-    if (problem === null) return handle(req, res);
+    if (problem === null) {
+      const condition = req.headers['x-amz-copy-source-if-match'];
+      if (req.method === 'PUT' && typeof condition === 'string' && req.headers['x-amz-copy-source']) {
+        // Keyed by target: enough for tests, which never race two conditional copies to one key.
+        copyConditions.set(decodeURIComponent((req.url ?? '').split('?', 1)[0]!.slice(1)), condition);
+      }
+      return handle(req, res);
+    }
     refused.push(`${req.method} ${req.url}: ${problem}`);
     req.resume();
     res.writeHead(403, { 'content-type': 'application/xml' });
@@ -162,7 +179,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const hmac = (key: string | Buffer, text: string): Buffer => createHmac('sha256', key).update(text).digest();
 
 /** Makes s3rver's filesystem store atomic per object (see the module comment). */
-function patchStore(store: FilesystemStore, stagingDir: string): void {
+function patchStore(store: FilesystemStore, stagingDir: string, copyConditions: Map<string, string>): void {
   const S3Object = require('s3rver/lib/models/object') as new (
     bucket: string,
     key: string,
@@ -222,6 +239,36 @@ function patchStore(store: FilesystemStore, stagingDir: string): void {
       const object = new S3Object(bucket, key, content, metadata);
       return ranged ? Object.assign(object, { range }) : object;
     });
+
+  const S3Error = require('s3rver/lib/models/error') as new (code: string, message: string) => Error;
+  const putObject = store.putObject.bind(store);
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replace) => {
+    const expected = copyConditions.get(`${destBucket}/${destKey}`);
+    copyConditions.delete(`${destBucket}/${destKey}`);
+    const staged = path.join(stagingDir, randomUUID());
+    await mkdir(stagingDir, { recursive: true });
+    // Read source bytes and metadata together under the lock, then commit like a PUT.
+    const metadata = await locked(async () => {
+      const current = await store.getMetadata(srcBucket, srcKey);
+      if (expected !== undefined && expected.replace(/"/g, '') !== String(current.etag).replace(/"/g, '')) {
+        throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+      }
+      await copyFile(store.getResourcePath(srcBucket, srcKey, 'object'), staged);
+      return current;
+    });
+    try {
+      const content = createReadStream(staged);
+      await putObject({
+        bucket: destBucket,
+        key: destKey,
+        content,
+        metadata: replace ? (replace as Record<string, string>) : metadata,
+      });
+    } finally {
+      await rm(staged, { force: true });
+    }
+    return store.getMetadata(destBucket, destKey);
+  };
 
   store.deleteObject = (bucket, key) =>
     locked(async () => {

@@ -9,7 +9,8 @@ export const BATCH_LIMITS = {
   pageSize: { min: 1, max: 100, default: 50 },
 } as const;
 
-const BatchItemInput = z.looseObject({
+/** One item of a batch, inline or in a `purpose: "batch"` file (its URL's syntax is checked by the service). */
+export const BatchItemInput = z.looseObject({
   custom_id: z
     .string({ error: 'is required (a string unique within the batch)' })
     .min(1)

@@ -90,17 +90,22 @@ describe('signed blob URLs', () => {
   });
 
   it('carry the content type and size limit of uploads under the signature', () => {
-    const url = signer.signPut('uploads/f.json', {
+    const signed = signer.signPut('uploads/f.json', {
       expiresInSeconds: 600,
       contentType: 'application/json',
       maxBytes: 1000,
     });
-    const { key, query } = parts(url);
-    expect(verifier.verify('PUT', key, query)).toMatchObject({ contentType: 'application/json', maxBytes: 1000 });
+    const { key, query } = parts(signed.url);
+    expect(verifier.verify('PUT', key, query)).toMatchObject({
+      contentType: 'application/json',
+      maxBytes: 1000,
+      id: signed.id,
+      expires: signed.expires,
+    });
     const bigger = new URLSearchParams(query);
     bigger.set('max_bytes', '1000000');
     expect(rejection(() => verifier.verify('PUT', key, bigger)).code).toBe('signed_url_invalid');
-    const defaults = parts(signer.signPut('u', { expiresInSeconds: 1, contentType: 'application/json' }));
+    const defaults = parts(signer.signPut('u', { expiresInSeconds: 1, contentType: 'application/json' }).url);
     expect(verifier.verify('PUT', defaults.key, defaults.query).maxBytes).toBe(200 * 1024 * 1024);
   });
 

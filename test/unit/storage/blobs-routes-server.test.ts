@@ -106,7 +106,7 @@ describe('blob routes over a listening server', () => {
 
   it('accepts a large chunked upload and stores it whole', async () => {
     const upload = randomBytes(6 * 1024 * 1024);
-    const url = await store.signedPutUrl('wire/upload.bin', {
+    const { url } = await store.presignUpload('wire/upload.bin', {
       expiresInSeconds: 60,
       contentType: 'application/octet-stream',
       maxBytes: 7 * 1024 * 1024,
@@ -120,7 +120,7 @@ describe('blob routes over a listening server', () => {
   });
 
   it('answers 413 to a chunked upload that outgrows its limit, and stores nothing', async () => {
-    const url = await store.signedPutUrl('wire/too-big.json', {
+    const { url } = await store.presignUpload('wire/too-big.json', {
       expiresInSeconds: 60,
       contentType: 'application/json',
       maxBytes: 1024 * 1024,
