@@ -70,6 +70,18 @@ export interface AppConfig {
     maxTimeoutSeconds: number;
   };
   retentionDays: number;
+  /** The OpenAI-compatible model server (MODEL_*); null when MODEL_BASE_URL is unset. */
+  model: {
+    baseUrl: string;
+    apiKey: string | null;
+    name: string;
+    timeoutMs: number;
+    maxRetries: number;
+    contextTokens: number;
+    maxOutputTokens: number;
+    structuredOutput: Parsed['MODEL_STRUCTURED_OUTPUT'];
+  } | null;
+  search: { searxng: { url: string; timeoutMs: number } | null };
 }
 
 export class ConfigError extends Error {
@@ -93,6 +105,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const v = values as Parsed;
   requireTogether(['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'], v, problems);
   requireTogether(['AUTH_JWT_ISSUER', 'AUTH_JWT_JWKS_URL', 'AUTH_JWT_AUDIENCE'], v, problems);
+  requireTogether(['MODEL_BASE_URL', 'MODEL_NAME'], v, problems);
+  if (v.MODEL_MAX_OUTPUT_TOKENS >= v.MODEL_CONTEXT_TOKENS) {
+    problems.push('MODEL_MAX_OUTPUT_TOKENS: must be smaller than MODEL_CONTEXT_TOKENS (the prompt needs room too)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     server: {
@@ -174,6 +190,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxTimeoutSeconds: v.CRAWL_MAX_TIMEOUT_S,
     },
     retentionDays: v.RETENTION_DAYS,
+    model: v.MODEL_BASE_URL
+      ? {
+          baseUrl: v.MODEL_BASE_URL,
+          apiKey: v.MODEL_API_KEY ?? null,
+          name: v.MODEL_NAME!,
+          timeoutMs: v.MODEL_TIMEOUT_MS,
+          maxRetries: v.MODEL_MAX_RETRIES,
+          contextTokens: v.MODEL_CONTEXT_TOKENS,
+          maxOutputTokens: v.MODEL_MAX_OUTPUT_TOKENS,
+          structuredOutput: v.MODEL_STRUCTURED_OUTPUT,
+        }
+      : null,
+    search: { searxng: v.SEARXNG_URL ? { url: v.SEARXNG_URL, timeoutMs: v.SEARXNG_TIMEOUT_MS } : null },
   };
 }
 
