@@ -47,6 +47,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const v = values as Parsed;
   requireTogether(['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'], v, problems);
   requireTogether(['AUTH_JWT_ISSUER', 'AUTH_JWT_JWKS_URL', 'AUTH_JWT_AUDIENCE'], v, problems);
+  requireTogether(['MODEL_BASE_URL', 'MODEL_NAME'], v, problems);
+  if (v.MODEL_MAX_OUTPUT_TOKENS >= v.MODEL_CONTEXT_TOKENS) {
+    problems.push('MODEL_MAX_OUTPUT_TOKENS: must be smaller than MODEL_CONTEXT_TOKENS (the prompt needs room too)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const core: CoreConfig = {
     server: {
@@ -116,6 +120,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: v.WORKER_RETRY_BASE_MS,
     },
     retentionDays: v.RETENTION_DAYS,
+    model: v.MODEL_BASE_URL
+      ? {
+          baseUrl: v.MODEL_BASE_URL,
+          apiKey: v.MODEL_API_KEY ?? null,
+          name: v.MODEL_NAME!,
+          timeoutMs: v.MODEL_TIMEOUT_MS,
+          maxRetries: v.MODEL_MAX_RETRIES,
+          contextTokens: v.MODEL_CONTEXT_TOKENS,
+          maxOutputTokens: v.MODEL_MAX_OUTPUT_TOKENS,
+          structuredOutput: v.MODEL_STRUCTURED_OUTPUT,
+        }
+      : null,
+    search: { searxng: v.SEARXNG_URL ? { url: v.SEARXNG_URL, timeoutMs: v.SEARXNG_TIMEOUT_MS } : null },
   };
   const modules: Record<string, unknown> = {};
   for (const module of APP_MODULES) {

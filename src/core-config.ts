@@ -60,4 +60,16 @@ export interface CoreConfig {
     retryBaseMs: number;
   };
   retentionDays: number;
+  /** The OpenAI-compatible model server (MODEL_*); null when MODEL_BASE_URL is unset. */
+  model: {
+    baseUrl: string;
+    apiKey: string | null;
+    name: string;
+    timeoutMs: number;
+    maxRetries: number;
+    contextTokens: number;
+    maxOutputTokens: number;
+    structuredOutput: Parsed['MODEL_STRUCTURED_OUTPUT'];
+  } | null;
+  search: { searxng: { url: string; timeoutMs: number } | null };
 }

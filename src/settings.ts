@@ -209,6 +209,53 @@ export const SETTINGS = {
     default: '',
     doc: 'Comma-separated upstream proxies used by every engine: `scheme://[user:pass@]host:port[#CC|CC]` (http, https, socks4, socks5); the fragment lists the countries it exits in (`http://u:p@10.0.0.5:8000#us|ca`). A request with `country` uses a proxy tagged with it, others use untagged proxies; none: direct.',
   },
+  // Models and search (answers, llm_extract, monitors, `text` schedules): one block.
+  MODEL_BASE_URL: {
+    schema: httpUrl,
+    doc: 'Base URL of an OpenAI-compatible chat completions API, usually ending in /v1 (OpenAI, Ollama `http://localhost:11434/v1`, vLLM, llama.cpp server, LM Studio). Reachable even on a private network; its redirects are not. Unset: no model (answers and extraction use the deterministic extractor).',
+  },
+  MODEL_API_KEY: {
+    schema: z.string().min(1),
+    doc: 'Bearer token for MODEL_BASE_URL (unset: no Authorization header, as local servers expect).',
+  },
+  MODEL_NAME: {
+    schema: z.string().min(1),
+    doc: 'Model to use (`gpt-4o-mini`, `llama3.1:8b`…); required with MODEL_BASE_URL.',
+  },
+  MODEL_TIMEOUT_MS: {
+    schema: int(1000, 3_600_000),
+    default: '120000',
+    doc: 'Longest wait for one model call: the whole reply, or the next token while streaming. Exceeded: 504 `request_timeout`, not retried.',
+  },
+  MODEL_MAX_RETRIES: {
+    schema: int(0, 10),
+    default: '2',
+    doc: "Retries of a model call answered 408, 409, 429 or 5xx, or cut off by the network, with exponential backoff (1 s, 2 s… at most 30 s; the server's Retry-After within that cap).",
+  },
+  MODEL_CONTEXT_TOKENS: {
+    schema: int(1024, 10_000_000),
+    default: '8192',
+    doc: "The model's context window in tokens. Long pages are cut to the passages that matter to fit it, with the reply's MODEL_MAX_OUTPUT_TOKENS kept free. Raise it for long-context models (Ollama's own default context may be smaller: set its num_ctx to match).",
+  },
+  MODEL_MAX_OUTPUT_TOKENS: {
+    schema: int(16, 1_000_000),
+    default: '2048',
+    doc: 'Most tokens a model reply may use (`max_tokens`).',
+  },
+  MODEL_STRUCTURED_OUTPUT: {
+    schema: z.enum(['json_schema', 'json_object', 'prompt']),
+    default: 'json_schema',
+    doc: 'How structured output is requested: `json_schema` (`response_format` with the schema: OpenAI, recent Ollama, vLLM, llama.cpp, LM Studio); `json_object` (JSON mode, schema in the prompt) or `prompt` (no response_format at all) for servers without it. The reply is validated against the schema either way.',
+  },
+  SEARXNG_URL: {
+    schema: httpUrl,
+    doc: 'Base URL of a SearXNG instance used as search provider `searxng` (its JSON API must be enabled: `search.formats` includes `json`). Reachable even on a private network.',
+  },
+  SEARXNG_TIMEOUT_MS: {
+    schema: int(500, 300_000),
+    default: '10000',
+    doc: 'Longest wait for SearXNG to answer one search (504 `request_timeout` after).',
+  },
 } satisfies Record<string, Setting>;
 
 export type Settings = typeof SETTINGS;

@@ -21,6 +21,8 @@ export interface Deadline {
    * the caller's reason when it aborted, otherwise `err` unchanged.
    */
   explain(err: unknown, what: string): unknown;
+  /** Starts the budget again from now, unless it already ran out: for a stream that keeps delivering. */
+  restart(): void;
   dispose(): void;
 }
 
@@ -29,10 +31,12 @@ export function createDeadline(timeoutMs: number, parent?: AbortSignal): Deadlin
   // One listener per request made under this budget (redirect hops, sub-resources).
   setMaxListeners(100, controller.signal);
   let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(errors.timeout(`time budget of ${timeoutMs} ms exceeded`));
-  }, timeoutMs);
+  const arm = () =>
+    setTimeout(() => {
+      expired = true;
+      controller.abort(errors.timeout(`time budget of ${timeoutMs} ms exceeded`));
+    }, timeoutMs);
+  let timer = arm();
   const onParentAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) onParentAbort();
   else parent?.addEventListener('abort', onParentAbort, { once: true });
@@ -45,6 +49,11 @@ export function createDeadline(timeoutMs: number, parent?: AbortSignal): Deadlin
       if (expired) return errors.timeout(`${what} within ${timeoutMs} ms`, err);
       if (parent?.aborted) return abortReasonToError(parent.reason);
       return err;
+    },
+    restart() {
+      if (expired || controller.signal.aborted) return;
+      clearTimeout(timer);
+      timer = arm();
     },
     dispose() {
       clearTimeout(timer);

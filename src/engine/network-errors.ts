@@ -46,7 +46,8 @@ export function networkFailure(
   return null;
 }
 
-function findInCauses<T extends Error>(err: unknown, test: (e: Error) => e is T): T | undefined {
+/** The first error in `err`'s cause chain (itself included, 8 deep at most) that passes `test`. */
+export function findInCauses<T extends Error>(err: unknown, test: (e: Error) => e is T): T | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
     if (test(current)) return current;

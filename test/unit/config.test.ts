@@ -49,6 +49,44 @@ describe('loadConfig', () => {
     expect(config.outbound).toEqual({ allowPrivate: true, denyDomains: ['a.com', 'b.org'], allowAddresses: [] });
   });
 
+  it('has no model and no SearXNG unless configured', () => {
+    const config = loadConfig({});
+    expect(config.model).toBeNull();
+    expect(config.search).toEqual({ searxng: null });
+  });
+
+  it('reads the model server settings, and requires MODEL_NAME with MODEL_BASE_URL', () => {
+    expect(() => loadConfig({ MODEL_BASE_URL: 'http://localhost:11434/v1' })).toThrow(
+      /MODEL_NAME: required when MODEL_BASE_URL is set/,
+    );
+    const config = loadConfig({ MODEL_BASE_URL: 'http://localhost:11434/v1', MODEL_NAME: 'llama3.1:8b' });
+    expect(config.model).toEqual({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: null,
+      name: 'llama3.1:8b',
+      timeoutMs: 120_000,
+      maxRetries: 2,
+      contextTokens: 8192,
+      maxOutputTokens: 2048,
+      structuredOutput: 'json_schema',
+    });
+  });
+
+  it('refuses a reply budget that leaves no room for the prompt, and unknown structured-output modes', () => {
+    const model = { MODEL_BASE_URL: 'http://localhost:11434/v1', MODEL_NAME: 'm' };
+    expect(() => loadConfig({ ...model, MODEL_CONTEXT_TOKENS: '4096', MODEL_MAX_OUTPUT_TOKENS: '4096' })).toThrow(
+      /MODEL_MAX_OUTPUT_TOKENS: must be smaller than MODEL_CONTEXT_TOKENS/,
+    );
+    expect(() => loadConfig({ ...model, MODEL_STRUCTURED_OUTPUT: 'grammar' })).toThrow(
+      /MODEL_STRUCTURED_OUTPUT="grammar"/,
+    );
+  });
+
+  it('reads SEARXNG_URL and its timeout', () => {
+    const config = loadConfig({ SEARXNG_URL: 'http://searxng:8080', SEARXNG_TIMEOUT_MS: '5000' });
+    expect(config.search.searxng).toEqual({ url: 'http://searxng:8080', timeoutMs: 5000 });
+  });
+
   it('is documented: every setting is in .env.example and the README table', () => {
     const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -1,0 +1,22 @@
+import { createPluginRegistry, type PluginRegistry } from '../plugin-registry.js';
+import type { ModelProvider } from './model-provider.js';
+
+/**
+ * Model providers by id; the first is the default.
+ *
+ * @example
+ * const models = createModelRegistry(createModelSetup(config, { guard }));
+ * const provider = models.default();          // null: no model configured, use the deterministic extractor
+ * const chosen = models.require(requestedId); // 400 for an unknown id, or when no model is configured
+ */
+export type ModelRegistry = PluginRegistry<ModelProvider>;
+
+export function createModelRegistry(providers: readonly ModelProvider[] = []): ModelRegistry {
+  return createPluginRegistry(
+    {
+      kind: 'model provider',
+      unconfigured: 'no model is configured on this service (the operator sets MODEL_BASE_URL and MODEL_NAME)',
+    },
+    providers,
+  );
+}

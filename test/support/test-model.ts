@@ -1,0 +1,39 @@
+import { createModelSetup, type ModelDeps } from '../../plugins/models/index.js';
+import type { AppConfig } from '../../src/config.js';
+import { createOutboundGuard } from '../../src/engine/outbound-guard.js';
+import type { ModelProvider } from '../../src/models/model-provider.js';
+
+export type ModelSettings = NonNullable<AppConfig['model']>;
+
+/**
+ * The model provider the service would build for a server at `baseUrl` (usually a fake's),
+ * with production's outbound policy (private addresses refused: only the model host is let
+ * through) and retry waits of milliseconds instead of seconds.
+ *
+ * @example
+ * const provider = createTestModel(fake.baseUrl, { structuredOutput: 'prompt' });
+ * await provider.close?.();
+ */
+export function createTestModel(
+  baseUrl: string,
+  overrides: Partial<ModelSettings> = {},
+  deps: Partial<ModelDeps> = {},
+): ModelProvider {
+  const settings: ModelSettings = {
+    baseUrl,
+    apiKey: 'sk-test',
+    name: 'fake-model',
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    contextTokens: 8192,
+    maxOutputTokens: 512,
+    structuredOutput: 'json_schema',
+    ...overrides,
+  };
+  const guard = deps.guard ?? createOutboundGuard({ allowPrivate: false, denyDomains: [] });
+  const [provider] = createModelSetup(
+    { model: settings },
+    { retryDelays: { baseDelayMs: 5, maxDelayMs: 200 }, ...deps, guard },
+  );
+  return provider!;
+}
