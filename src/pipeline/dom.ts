@@ -142,3 +142,12 @@ export function ancestorWithClass(node: Node, pattern: RegExp): Element | null {
   }
   return null;
 }
+
+/** Whether some descendant of `parent` is named `name` (upper case); a walk, for the same reason as `ancestorNamed`. */
+export function hasDescendantNamed(parent: Node, name: string): boolean {
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== 1) continue;
+    if (child.nodeName === name || hasDescendantNamed(child, name)) return true;
+  }
+  return false;
+}
