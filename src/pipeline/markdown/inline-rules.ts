@@ -87,7 +87,8 @@ function delimit(content: string, delimiter: string): string {
 function link(content: string, anchor: Element, state: ConversionState): string {
   const rawHref = anchor.getAttribute('href');
   let text = flattenBlocks(content);
-  if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text)) return '';
+  // The content is escaped markdown: a "#" permalink at the start of a line reads "\#".
+  if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text.replace(/\\/g, ''))) return '';
   const href = resolveUrl(rawHref, state.baseUrl);
   let pad = '';
   if (!text) {
