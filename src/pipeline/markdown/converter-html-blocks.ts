@@ -1,8 +1,9 @@
 import { hasDescendantNamed, isBlankText } from '../dom.js';
-import { listItem } from './block-rules.js';
-import type { ConverterHtmlWriter } from './converter-html.js';
-import type { SnippetReader } from './markdown-draft.js';
-import { cellsOf, isLayoutTable, layoutCells, renderDataTable, tableParts } from './table-layout.js';
+import { listItem, usesAlternateMarker } from './block-rules.js';
+import { BLOCK_ELEMENTS, type ConverterHtmlWriter } from './converter-html.js';
+import { type SnippetReader, stripReserved } from './markdown-draft.js';
+import { escapeMarkdownText } from './escape.js';
+import { isLayoutTable, layoutCells, renderDataTable, tableParts } from './table-layout.js';
 
 /**
  * Lists, quotes, tables and definition lists for the native converter: their layout is written here
@@ -13,6 +14,9 @@ import { cellsOf, isLayoutTable, layoutCells, renderDataTable, tableParts } from
 
 /** A list from its items' markdown (block-rules.ts `listItem`: markers, numbering, indentation, loose items). */
 export function writeList(writer: ConverterHtmlWriter, list: Element): void {
+  // A simple list nested in an item this file lays out follows its item's text on the next line (below).
+  const nestedInLaidOut = (list.parentNode as Element | null)?.localName === 'li' && !writer.inNativeList;
+  if (!nestedInLaidOut && isSimpleList(list)) return writer.nativeList(list);
   const parts: { item: Element | null; snippet: number }[] = [];
   // Content between items (invalid, but pages have it) is kept as paragraphs between them.
   let stray: Node[] = [];
@@ -27,7 +31,7 @@ export function writeList(writer: ConverterHtmlWriter, list: Element): void {
     stray = [];
   };
   for (let child = list.firstChild; child; child = child.nextSibling) {
-    if (child.nodeName !== 'LI') {
+    if ((child as Element).localName !== 'li') {
       stray.push(child);
       continue;
     }
@@ -45,8 +49,38 @@ export function writeList(writer: ConverterHtmlWriter, list: Element): void {
       .join('')
       .replace(/\n+$/, '');
   // After the text of a list item, a nested list starts on the next line (no blank line between).
-  if (list.parentNode?.nodeName === 'LI' && writer.followsInline(list)) writer.inlineFragment((c) => `\n${render(c)}`);
+  if ((list.parentNode as Element | null)?.localName === 'li' && writer.followsInline(list))
+    writer.inlineFragment((c) => `\n${render(c)}`);
   else writer.blockFragment(render);
+}
+
+const LIST_NAMES = new Set(['ul', 'ol', 'menu', 'dir']);
+
+/**
+ * A list the converter writes as block-rules.ts would: items of inline content and simple nested
+ * lists, no task checkboxes, not right after a list of the same kind (which takes the other marker).
+ */
+function isSimpleList(list: Element): boolean {
+  if (usesAlternateMarker(list)) return false;
+  for (let item = list.firstChild; item; item = item.nextSibling) {
+    if (item.nodeType === 3) {
+      if (!isBlankText((item as Text).data)) return false;
+      continue;
+    }
+    if (item.nodeType !== 1) continue;
+    if ((item as Element).localName !== 'li' || !hasSimpleContent(item as Element)) return false;
+  }
+  return true;
+}
+
+function hasSimpleContent(element: Element): boolean {
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+    const name = child.localName;
+    if (LIST_NAMES.has(name)) {
+      if (!isSimpleList(child)) return false;
+    } else if (BLOCK_ELEMENTS.has(name) || name === 'input' || !hasSimpleContent(child)) return false;
+  }
+  return true;
 }
 
 /** `> ` before every line of the quote's markdown. */
@@ -64,23 +98,39 @@ export function writeBlockquote(writer: ConverterHtmlWriter, quote: Element): vo
  */
 export function writeTable(writer: ConverterHtmlWriter, table: Element): void {
   const parts = tableParts(table);
-  if (parts.rows.length === 0 || isLayoutTable(table, parts, hasDescendantNamed(table, 'TABLE'))) {
+  if (parts.rows.length === 0 || isLayoutTable(table, parts, hasDescendantNamed(table, 'table'))) {
     if (parts.caption) writer.blockOf(parts.caption);
     if (parts.rows.length > 0) for (const cell of layoutCells(parts)) writer.blockOf(cell);
     return;
   }
-  const snippets = new Map<Element, number>();
-  const add = (element: Element): void => {
-    snippets.set(element, writer.draft.snippet(writer.capture(() => writer.children(element))));
+  // Cells of plain text (most cells) are escaped here; the others are converted as snippets.
+  const cells = new Map<Element, string | number>();
+  const add = (cell: Element): void => {
+    const text = plainText(cell);
+    cells.set(cell, text ?? writer.draft.snippet(writer.capture(() => writer.children(cell))));
   };
   if (parts.caption) add(parts.caption);
-  for (const row of parts.rows) for (const cell of cellsOf(row)) add(cell);
-  for (const row of parts.notes) add(cellsOf(row)[0] as Element);
+  for (const row of parts.rows) for (const cell of row) add(cell);
+  for (const cell of parts.notes) add(cell);
   writer.blockFragment((converted) =>
     renderDataTable(parts, (element) => {
-      const index = snippets.get(element);
-      return index === undefined ? '' : converted.markdown(index);
+      const markdown = cells.get(element) ?? '';
+      return typeof markdown === 'string' ? markdown : converted.markdown(markdown);
     }),
+  );
+}
+
+/** The markdown of an element holding only text (escaped as the turndown converter escapes it); null otherwise. */
+function plainText(element: Element): string | null {
+  let text = '';
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 1) return null;
+    if (child.nodeType === 3) text += (child as Text).data;
+  }
+  return escapeMarkdownText(
+    stripReserved(text)
+      .replace(/[ \t\n\r\f]+/g, ' ')
+      .trim(),
   );
 }
 

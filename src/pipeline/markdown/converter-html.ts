@@ -17,20 +17,20 @@ import { writeBlockquote, writeDefinitionList, writeList, writeTable } from './c
  */
 
 /** turndown's block elements, plus `<video>` (a block link): they start a block, all others are inline. */
-const BLOCKS = new Set(
+export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set(
   (
-    'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE ' +
-    'FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT ' +
-    'OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL VIDEO'
+    'address article aside audio blockquote body canvas center dd dir div dl dt fieldset figcaption figure ' +
+    'footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html isindex li main menu nav noframes noscript ' +
+    'ol output p pre section table tbody td tfoot th thead tr ul video'
   ).split(' '),
 );
 
-const SKIPPED = new Set(NEVER_CONTENT.map((name) => name.toUpperCase()));
-const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+const SKIPPED = new Set(NEVER_CONTENT);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Blocks that cannot carry a link on their first line (the turndown rule's `blockLink` gives up on them). */
-const UNLINKABLE = new Set(['UL', 'OL', 'MENU', 'DIR', 'BLOCKQUOTE', 'PRE', 'TABLE', 'DL', 'HR']);
-const INLINE_MARKUP: Record<string, string> = { EM: 'em', I: 'em', STRONG: 'strong', B: 'strong' };
-const STRUCK = new Set(['DEL', 'S', 'STRIKE']);
+const UNLINKABLE = new Set(['ul', 'ol', 'menu', 'dir', 'blockquote', 'pre', 'table', 'dl', 'hr']);
+const INLINE_MARKUP: Record<string, string> = { em: 'em', i: 'em', strong: 'strong', b: 'strong' };
+const STRUCK = new Set(['del', 's', 'strike']);
 
 export function writeConverterHtml(root: Element | Document, baseUrl: URL, draft: MarkdownDraft): string {
   const writer = new ConverterHtmlWriter(draft, baseUrl);
@@ -44,6 +44,8 @@ export class ConverterHtmlWriter {
   private afterText = false;
   /** Inside a heading or a link: blocks and `<br>` flatten to spaces (markdown has one line there). */
   private flat = 0;
+  /** Inside a list the converter lays out itself (`nativeList`). */
+  inNativeList = 0;
   /** The node the pending block link goes on, its destination placeholder, and the node whose block opened it. */
   private linkTarget: Node | null = null;
   private linkDestination = '';
@@ -60,7 +62,7 @@ export class ConverterHtmlWriter {
    * the list item rule writes it).
    */
   children(parent: Node, wrapRuns = true): void {
-    const inItem = parent.nodeName === 'LI';
+    const inItem = (parent as Element).localName === 'li';
     const mixed = wrapRuns && this.flat === 0 && hasBlockChild(parent, inItem);
     let run: Node | null = null;
     for (let child = parent.firstChild; child; child = child.nextSibling) {
@@ -82,10 +84,11 @@ export class ConverterHtmlWriter {
 
   /** Captures what `write` writes, for a snippet converted besides the page. */
   capture(write: () => void): string {
-    const saved = { html: this.html, afterText: this.afterText, flat: this.flat };
+    const saved = { html: this.html, afterText: this.afterText, flat: this.flat, inNativeList: this.inNativeList };
     this.html = '';
     this.afterText = false;
     this.flat = 0;
+    this.inNativeList = 0;
     write();
     const html = this.html;
     Object.assign(this, saved);
@@ -114,6 +117,24 @@ export class ConverterHtmlWriter {
     return false;
   }
 
+  /** A list the converter lays out itself (items of inline content: converter-html-blocks.ts). */
+  nativeList(list: Element): void {
+    this.inNativeList++;
+    const ordered = list.localName === 'ol';
+    const start = ordered ? Number.parseInt(list.getAttribute('start') ?? '1', 10) : 1;
+    this.html += ordered ? (Number.isFinite(start) && start !== 1 ? `<ol start="${start}">` : '<ol>') : '<ul>';
+    for (let item = list.firstChild; item; item = item.nextSibling) {
+      if (item.nodeType !== 1) continue;
+      this.html += '<li>';
+      this.afterText = false;
+      this.children(item, false);
+      this.html += '</li>';
+    }
+    this.html += ordered ? '</ol>' : '</ul>';
+    this.afterText = false;
+    this.inNativeList--;
+  }
+
   /** Writes `element`'s content as a block (a layout table's cell). */
   blockOf(element: Element): void {
     this.openBlock('div', element);
@@ -127,52 +148,61 @@ export class ConverterHtmlWriter {
   }
 
   private text(data: string): void {
-    const text = stripReserved(data);
-    if (!text) return;
-    this.html += escapeHtml(text);
-    this.afterText = !/\s$/.test(text);
+    if (!data) return;
+    // One scan decides whether the text needs anything done (most text does not).
+    if (NEEDS_WORK.test(data)) {
+      const text = stripReserved(data);
+      if (!text) return;
+      this.html += escapeHtml(text);
+      this.afterText = !isSpace(text.charCodeAt(text.length - 1));
+      return;
+    }
+    this.html += data;
+    this.afterText = !isSpace(data.charCodeAt(data.length - 1));
   }
 
   private element(element: Element): void {
-    const name = element.nodeName;
-    if (SKIPPED.has(name) || (name !== 'A' && element.getAttribute('role') === 'button')) return;
-    if (isMath(element)) return this.math(element);
+    const name = element.localName;
+    if (SKIPPED.has(name)) return;
+    // Attribute lookups scan the element's attributes; most elements have none.
+    if (element.hasAttributes() || name === 'math' || name === 'mjx-container') {
+      if (name !== 'a' && element.getAttribute('role') === 'button') return;
+      if (isMath(element)) return this.math(element);
+    }
     const markup = INLINE_MARKUP[name];
     if (markup) return this.inline(element, markup);
     switch (name) {
-      case 'A':
+      case 'a':
         return this.link(element);
-      case 'IMG':
+      case 'img':
         return this.inlineFragment(imageMarkdown(element, this.baseUrl));
-      case 'CODE':
-        return this.flanked(element.textContent ?? '', (text) =>
-          this.inlineFragment(inlineCode(text.replace(/\s+/g, ' '))),
-        );
-      case 'KBD':
-      case 'SAMP':
-      case 'TT':
+      case 'code':
+        return this.codeSpan(element);
+      case 'kbd':
+      case 'samp':
+      case 'tt':
         return this.inlineFragment(inlineCode(element.textContent ?? ''));
-      case 'BR':
+      case 'br':
         if (this.flat > 0) return this.text(' ');
         this.html += '<br>';
         this.afterText = false;
         return;
-      case 'IFRAME':
-      case 'FRAME':
+      case 'iframe':
+      case 'frame':
         return this.inlineFragment(embedMarkdown(element, this.baseUrl));
-      case 'Q':
+      case 'q':
         this.text('“');
         this.children(element, false);
         return this.text('”');
-      case 'INPUT':
+      case 'input':
         return this.checkbox(element);
-      case 'SUB':
-      case 'SUP':
-        if (isBlankText(element.textContent)) return;
-        return this.wrapInline(element, name.toLowerCase());
+      case 'sub':
+      case 'sup':
+        if (!hasVisibleText(element)) return;
+        return this.wrapInline(element, name);
     }
     if (STRUCK.has(name)) return this.inline(element, 'del');
-    if (this.flat > 0 && BLOCKS.has(name)) {
+    if (this.flat > 0 && BLOCK_ELEMENTS.has(name)) {
       this.text(' ');
       this.children(element, false);
       return this.text(' ');
@@ -182,7 +212,7 @@ export class ConverterHtmlWriter {
 
   private block(element: Element, name: string): void {
     if (HEADINGS.has(name)) {
-      const tag = name.toLowerCase();
+      const tag = name;
       this.openBlock(tag, element);
       this.flat++;
       this.children(element, false);
@@ -190,34 +220,34 @@ export class ConverterHtmlWriter {
       return this.closeBlock(tag, element);
     }
     switch (name) {
-      case 'PRE': {
+      case 'pre': {
         const block = codeBlock(element);
         return block ? this.blockFragment(block) : undefined;
       }
-      case 'VIDEO':
-      case 'AUDIO': {
+      case 'video':
+      case 'audio': {
         const link = embedMarkdown(element, this.baseUrl);
         return link ? this.blockFragment(link) : undefined;
       }
-      case 'UL':
-      case 'OL':
-      case 'MENU':
-      case 'DIR':
+      case 'ul':
+      case 'ol':
+      case 'menu':
+      case 'dir':
         return writeList(this, element);
-      case 'TABLE':
+      case 'table':
         return writeTable(this, element);
-      case 'DL':
+      case 'dl':
         return writeDefinitionList(this, element);
-      case 'BLOCKQUOTE':
+      case 'blockquote':
         return writeBlockquote(this, element);
-      case 'HR':
+      case 'hr':
         this.html += '<hr>';
         this.afterText = false;
         return;
-      case 'P':
+      case 'p':
         return this.container(element, hasBlockChild(element, false) ? 'div' : 'p');
     }
-    if (BLOCKS.has(name)) return this.container(element, 'div');
+    if (BLOCK_ELEMENTS.has(name)) return this.container(element, 'div');
     this.children(element, false);
   }
 
@@ -256,13 +286,13 @@ export class ConverterHtmlWriter {
   }
 
   private wrapInline(element: Element, tag: string): void {
-    const text = element.textContent ?? '';
-    if (isBlankText(text) && !hasDescendantNamed(element, 'IMG')) {
+    const edges = edgeSpaces(element);
+    if (!hasVisibleText(element) && !hasDescendantNamed(element, 'img')) {
       // Empty formatting is dropped; its space stays.
-      if (text) this.text(' ');
+      if (edges.leading) this.text(' ');
       return;
     }
-    this.flanked(text, () => {
+    this.flanked(edges, () => {
       if (tag === 'del' && this.afterText) this.html += NO_SPACE;
       this.html += `<${tag}>`;
       this.children(element, false);
@@ -274,25 +304,27 @@ export class ConverterHtmlWriter {
   /**
    * Writes an inline element with the whitespace at the edges of its text outside it, as turndown
    * does: `e<b> f </b>g` is `e **f** g` (the converter would write `e** f** g`, which is not bold).
-   * `write` gets the text trimmed.
    */
-  private flanked(text: string, write: (trimmed: string) => void): void {
-    const leading = /^\s/.test(text);
-    const trailing = /\s$/.test(text);
-    if (leading) this.text(' ');
-    write(leading || trailing ? text.trim() : text);
-    if (trailing) this.text(' ');
+  private flanked(edges: EdgeSpaces, write: () => void): void {
+    if (edges.leading) this.text(' ');
+    write();
+    if (edges.trailing) this.text(' ');
+  }
+
+  private codeSpan(code: Element): void {
+    const text = (code.textContent ?? '').replace(/\s+/g, ' ');
+    const edges = { leading: text.startsWith(' '), trailing: text.endsWith(' ') };
+    this.flanked(edges, () => this.inlineFragment(inlineCode(text.trim())));
   }
 
   private link(anchor: Element): void {
     const rawHref = anchor.getAttribute('href');
-    const text = anchor.textContent ?? '';
-    if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text) && !hasDescendantNamed(anchor, 'IMG')) return;
+    if (rawHref?.trim().startsWith('#') && isPermalink(anchor)) return;
     const href = resolveUrl(rawHref, this.baseUrl);
     if (!href) return this.children(anchor, false);
     const destination = this.draft.placeholder(formatDestination(href));
     if (this.flat === 0 && hasBlockDescendant(anchor)) return this.blockLink(anchor, destination);
-    if (isBlankText(text) && !hasDescendantNamed(anchor, 'IMG')) {
+    if (!hasVisibleText(anchor) && !hasDescendantNamed(anchor, 'img')) {
       const label = (anchor.getAttribute('aria-label') ?? anchor.getAttribute('title') ?? '').replace(/\s+/g, ' ');
       if (!label.trim()) return;
       // No NO_SPACE here: an icon-only link had no text to keep the space before it, the converter adds one.
@@ -300,7 +332,7 @@ export class ConverterHtmlWriter {
       this.afterText = true;
       return;
     }
-    this.flanked(text, () => {
+    this.flanked(edgeSpaces(anchor), () => {
       if (this.afterText) this.html += NO_SPACE;
       this.html += `<a href="${destination}">`;
       this.flat++;
@@ -334,7 +366,7 @@ export class ConverterHtmlWriter {
   private checkbox(input: Element): void {
     if (input.getAttribute('type')?.toLowerCase() !== 'checkbox') return;
     let item: Node | null = input.parentNode;
-    while (item && item.nodeName !== 'LI') item = item.parentNode;
+    while (item && (item as Element).localName !== 'li') item = item.parentNode;
     if (!item) return;
     this.html += input.hasAttribute('checked') ? CHECKED : UNCHECKED;
   }
@@ -348,7 +380,7 @@ export class ConverterHtmlWriter {
 }
 
 function isBlock(element: Element): boolean {
-  return BLOCKS.has(element.nodeName);
+  return BLOCK_ELEMENTS.has(element.localName);
 }
 
 function isBlockNode(node: Node): boolean {
@@ -368,10 +400,10 @@ function hasBlockChild(parent: Node, listsInline: boolean): boolean {
   return false;
 }
 
-const LISTS = new Set(['UL', 'OL', 'MENU', 'DIR']);
+const LISTS = new Set(['ul', 'ol', 'menu', 'dir']);
 
 function isList(node: Node): boolean {
-  return LISTS.has(node.nodeName);
+  return LISTS.has((node as Element).localName);
 }
 
 function hasBlockDescendant(parent: Node): boolean {
@@ -392,12 +424,66 @@ function firstLinkable(container: Element): Node | null {
     if (isBlankNode(child)) continue;
     if (child.nodeType !== 1) return child;
     const element = child as Element;
-    if (SKIPPED.has(element.nodeName)) continue;
-    if (!isBlock(element) || HEADINGS.has(element.nodeName)) return element;
-    if (UNLINKABLE.has(element.nodeName)) return null;
+    if (SKIPPED.has(element.localName)) continue;
+    if (!isBlock(element) || HEADINGS.has(element.localName)) return element;
+    if (UNLINKABLE.has(element.localName)) return null;
     return hasBlockDescendant(element) ? firstLinkable(element) : element;
   }
   return null;
+}
+
+interface EdgeSpaces {
+  leading: boolean;
+  trailing: boolean;
+}
+
+/** Whether the text of `element` (its `textContent`) starts and ends with whitespace, without building it. */
+function edgeSpaces(element: Element): EdgeSpaces {
+  const first = edgeText(element, true);
+  const last = edgeText(element, false);
+  return { leading: first !== null && /^\s/.test(first), trailing: last !== null && /\s$/.test(last) };
+}
+
+/** The first (or last) non-empty text under `node`, in document order. */
+function edgeText(node: Node, first: boolean): string | null {
+  for (
+    let child = first ? node.firstChild : node.lastChild;
+    child;
+    child = first ? child.nextSibling : child.previousSibling
+  ) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      if ((child as Text).data) return (child as Text).data;
+    } else if (child.nodeType === 1) {
+      const text = edgeText(child, first);
+      if (text !== null) return text;
+    }
+  }
+  return null;
+}
+
+/** Whether some text under `node` is not blank (stops at the first). */
+function hasVisibleText(node: Node): boolean {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      if (!isBlankText((child as Text).data)) return true;
+    } else if (child.nodeType === 1 && hasVisibleText(child)) return true;
+  }
+  return false;
+}
+
+/** An in-page anchor that only decorates a heading ("¶", "#", an icon). */
+function isPermalink(anchor: Element): boolean {
+  return PERMALINK_TEXT.test(anchor.textContent ?? '') && !hasDescendantNamed(anchor, 'img');
+}
+
+/** Characters a text needs escaped for HTML, or removed (the reserved private-use range). */
+const NEEDS_WORK = /[&<>\uE000-\uE00F]/;
+
+/** ASCII whitespace and the other characters `\s` matches at the end of a text. */
+function isSpace(code: number): boolean {
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 160 || (code > 255 && /\s/.test(String.fromCharCode(code)))
+  );
 }
 
 function escapeHtml(text: string): string {

@@ -13,14 +13,16 @@ import { CHECKED, NO_SPACE, UNCHECKED } from './markdown-draft.js';
  * re-decided here with escape.ts's rules.
  */
 export function polishConverterOutput(markdown: string): string {
-  let text = markdown.includes(NO_SPACE) ? markdown.replace(/ ?\uE003 ?/g, '') : markdown;
+  // The converter adds its space after the marker (the marker follows text, never a space).
+  let text = markdown.includes(NO_SPACE) ? markdown.replace(/\uE003 ?/g, '') : markdown;
   text = minimiseEscapes(text);
   if (text.includes(CHECKED) || text.includes(UNCHECKED)) {
     text = text.replace(/\uE004 */g, '[x] ').replace(/\uE005 */g, '[ ] ');
   }
   // A heading with nothing in it (its content was an empty link or a skipped element), and a
   // line of `=` (a setext underline for the line above, which the converter does not escape).
-  return text.replace(/^#{1,6}[ \t]*$/gm, '').replace(/^([ >]*)(=+)[ \t]*$/gm, '$1\\$2');
+  if (/#[ \t]*(?:\n|$)/.test(text)) text = text.replace(/^#{1,6}[ \t]*$/gm, '');
+  return /=[ \t]*(?:\n|$)/.test(text) ? text.replace(/^([ >]*)(=+)[ \t]*$/gm, '$1\\$2') : text;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

@@ -25,7 +25,6 @@ export const NO_SPACE = '\uE003';
 export const CHECKED = '\uE004';
 export const UNCHECKED = '\uE005';
 
-const PLACEHOLDER = /\uE000([0-9a-z]+)\uE001/g;
 const RESERVED = /[\uE000-\uE00F]/g;
 const HAS_RESERVED = /[\uE000-\uE00F]/;
 
@@ -62,7 +61,7 @@ export class MarkdownDraft {
 
   /** The page's markdown from the converter's output for `documents()`: placeholders replaced by their fragments. */
   finish(converted: string): string {
-    const parts = converted.split(SEPARATOR).map((part) => part.replace(/^\n+|\n+$/g, ''));
+    const parts = converted.split(SEPARATOR).map(trimNewlines);
     // A lost or extra separator would shift every snippet (table cells into the wrong table).
     if (parts.length !== this.snippets.length + 1) {
       throw new Error(`converter output has ${parts.length} documents, expected ${this.snippets.length + 1}`);
@@ -86,16 +85,29 @@ export class MarkdownDraft {
 
   /** Replaces placeholders; lines after the first of a fragment take the continuation of its line's prefix. */
   private substitute(text: string, reader: SnippetReader): string {
-    if (!text.includes(OPEN)) return text;
-    return text.replace(PLACEHOLDER, (_match, id: string, offset: number) => {
-      const markdown = this.fragment(Number.parseInt(id, 36), reader);
-      if (!markdown.includes('\n')) return markdown;
-      const indent = continuationOf(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset));
-      return markdown.replace(/\n([^\n]?)/g, (_line, first: string) =>
-        first ? `\n${indent}${first}` : `\n${indent.trimEnd()}`,
-      );
-    });
+    let open = text.indexOf(OPEN);
+    if (open < 0) return text;
+    let out = '';
+    let done = 0;
+    while (open >= 0) {
+      const close = text.indexOf(CLOSE, open);
+      if (close < 0) break;
+      out += text.slice(done, open);
+      const markdown = this.fragment(Number.parseInt(text.slice(open + 1, close), 36), reader);
+      out += markdown.includes('\n') ? indentFollowingLines(markdown, out.slice(out.lastIndexOf('\n') + 1)) : markdown;
+      done = close + 1;
+      open = text.indexOf(OPEN, done);
+    }
+    return out + text.slice(done);
   }
+}
+
+/** A multi-line fragment placed after `prefix` on its line: its other lines continue that prefix. */
+function indentFollowingLines(markdown: string, prefix: string): string {
+  const indent = continuationOf(prefix);
+  return markdown.replace(/\n([^\n]?)/g, (_line, first: string) =>
+    first ? `\n${indent}${first}` : `\n${indent.trimEnd()}`,
+  );
 }
 
 /** A block's line prefix (`> `, indentation, a list marker) as the prefix of its following lines. */
@@ -107,4 +119,12 @@ function continuationOf(prefix: string): string {
 /** Page text without the characters reserved for placeholders and markers. */
 export function stripReserved(text: string): string {
   return HAS_RESERVED.test(text) ? text.replace(RESERVED, '') : text;
+}
+
+function trimNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 10) start++;
+  while (end > start && text.charCodeAt(end - 1) === 10) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }

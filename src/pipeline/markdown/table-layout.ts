@@ -17,11 +17,11 @@ import { escapeTableCell } from './escape.js';
 /** The parts of a table the layout reads, found once. */
 export interface TableParts {
   caption: Element | null;
-  /** Header rows: `<thead>`'s rows, else none (the first of `rows` is then the header). */
-  head: Element[];
-  /** Every row in reading order, without the notes. */
-  rows: Element[];
-  /** `<tfoot>` rows that are one cell spanning the table: a note about it, not data. */
+  /** How many of `rows` are header rows (`<thead>`'s); 0: the first row is the header. */
+  headRows: number;
+  /** The cells of every row in reading order, the notes excepted. */
+  rows: Element[][];
+  /** The cell of each `<tfoot>` row that is one cell spanning the table: a note about it, not data. */
   notes: Element[];
 }
 
@@ -30,28 +30,37 @@ export type CellMarkdown = (element: Element) => string;
 
 interface Cell {
   text: string;
-  element: Element | null;
+  /** The cell's alignment marker when this grid position holds the cell itself ('' for a spanned position). */
+  align: string;
 }
 
 export function tableParts(table: Element): TableParts {
-  const head: Element[] = [];
-  const body: Element[] = [];
-  const foot: Element[] = [];
-  for (const child of Array.from(table.children)) {
+  const head: Element[][] = [];
+  const body: Element[][] = [];
+  const notes: Element[] = [];
+  let caption: Element | null = null;
+  for (let child = table.firstElementChild; child; child = child.nextElementSibling) {
     const name = child.nodeName;
-    if (name === 'TR') body.push(child);
+    if (name === 'TR') body.push(cellsOf(child));
     else if (name === 'THEAD') head.push(...rowsOf(child));
     else if (name === 'TBODY') body.push(...rowsOf(child));
-    else if (name === 'TFOOT') foot.push(...rowsOf(child));
+    else if (name === 'CAPTION') caption ??= child;
+    else if (name === 'TFOOT') {
+      for (const cells of rowsOf(child)) {
+        if (cells.length === 1 && span(cells[0] as Element, 'colspan') > 1) notes.push(cells[0] as Element);
+        else body.push(cells);
+      }
+    }
   }
-  const notes = foot.filter((row) => cellsOf(row).length === 1 && span(cellsOf(row)[0] as Element, 'colspan') > 1);
-  const rows = [...head, ...body, ...foot.filter((row) => !notes.includes(row))];
-  const caption = Array.from(table.children).find((child) => child.nodeName === 'CAPTION') ?? null;
-  return { caption, head, rows, notes };
+  return { caption, headRows: head.length, rows: [...head, ...body], notes };
 }
 
-export function cellsOf(row: Element): Element[] {
-  return Array.from(row.children).filter((child) => child.nodeName === 'TD' || child.nodeName === 'TH');
+function cellsOf(row: Element): Element[] {
+  const cells: Element[] = [];
+  for (let child = row.firstElementChild; child; child = child.nextElementSibling) {
+    if (child.nodeName === 'TD' || child.nodeName === 'TH') cells.push(child);
+  }
+  return cells;
 }
 
 /** A table that lays out a page rather than holding data; `nested`: it holds a table. */
@@ -59,29 +68,33 @@ export function isLayoutTable(table: Element, parts: TableParts, nested: boolean
   if (nested) return true;
   const role = table.getAttribute('role');
   if (role === 'presentation' || role === 'none') return true;
-  const cellCount = parts.rows.reduce((n, row) => n + cellsOf(row).length, 0);
+  const cellCount = parts.rows.reduce((n, row) => n + row.length, 0);
   if (cellCount <= 1) return true;
-  return parts.rows.length === 1 && !cellsOf(parts.rows[0] as Element).some((cell) => cell.nodeName === 'TH');
+  return parts.rows.length === 1 && !(parts.rows[0] as Element[]).some((cell) => cell.nodeName === 'TH');
 }
 
 /** The cells of a layout table in reading order (the notes of a layout table are dropped). */
 export function layoutCells(parts: TableParts): Element[] {
-  return parts.rows.flatMap(cellsOf);
+  return parts.rows.flat();
 }
 
 /** Caption, GFM table and notes as markdown blocks separated by blank lines ('' when all are empty). */
 export function renderDataTable(parts: TableParts, markdown: CellMarkdown): string {
   const captionText = parts.caption ? markdown(parts.caption).trim() : '';
-  const headerCount = parts.head.length > 0 ? parts.head.length : 1;
+  const headerCount = parts.headRows > 0 ? parts.headRows : 1;
   const grid = layoutGrid(parts.rows, markdown, headerCount);
-  const noteText = parts.notes.map((row) => markdown(cellsOf(row)[0] as Element).trim()).filter(Boolean);
+  const noteText = parts.notes.map((cell) => markdown(cell).trim()).filter(Boolean);
   return [captionText, gridToMarkdown(grid, headerCount), ...noteText].filter(Boolean).join('\n\n');
 }
 
 const MAX_SPAN = 100;
 
-function rowsOf(section: Element): Element[] {
-  return Array.from(section.children).filter((child) => child.nodeName === 'TR');
+function rowsOf(section: Element): Element[][] {
+  const rows: Element[][] = [];
+  for (let child = section.firstElementChild; child; child = child.nextElementSibling) {
+    if (child.nodeName === 'TR') rows.push(cellsOf(child));
+  }
+  return rows;
 }
 
 function span(cell: Element, name: string): number {
@@ -90,12 +103,12 @@ function span(cell: Element, name: string): number {
 }
 
 /** Places cells on a grid honouring colspan/rowspan; header rows repeat spanned content for merging. */
-function layoutGrid(rows: Element[], markdown: CellMarkdown, headerCount: number): Cell[][] {
+function layoutGrid(rows: Element[][], markdown: CellMarkdown, headerCount: number): Cell[][] {
   const grid: Cell[][] = rows.map(() => []);
   rows.forEach((row, r) => {
     const line = grid[r] as Cell[];
     let col = 0;
-    for (const cell of cellsOf(row)) {
+    for (const cell of row) {
       while (line[col]) col++;
       const text = cellText(markdown(cell), r < headerCount);
       const colSpan = span(cell, 'colspan');
@@ -105,7 +118,7 @@ function layoutGrid(rows: Element[], markdown: CellMarkdown, headerCount: number
           const repeat = r + dr < headerCount && headerCount > 1;
           const target = grid[r + dr] as Cell[];
           target[col + dc] =
-            dr === 0 && dc === 0 ? { text, element: cell } : { text: repeat ? text : '', element: null };
+            dr === 0 && dc === 0 ? { text, align: alignmentOf(cell) } : { text: repeat ? text : '', align: '' };
         }
       }
       col += colSpan;
@@ -115,12 +128,13 @@ function layoutGrid(rows: Element[], markdown: CellMarkdown, headerCount: number
 }
 
 function cellText(markdown: string, header: boolean): string {
-  let text = markdown.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
-  if (header) {
+  let text = markdown.trim();
+  if (text.includes('\n')) text = text.replace(/[ \t]*\n+[ \t]*/g, '<br>');
+  if (header && text.startsWith('**')) {
     const bold = /^\*\*([^*]+)\*\*$/.exec(text);
     if (bold) text = bold[1] as string;
   }
-  return escapeTableCell(text);
+  return text.includes('|') ? escapeTableCell(text) : text;
 }
 
 function gridToMarkdown(grid: Cell[][], headerCount: number): string {
@@ -132,7 +146,7 @@ function gridToMarkdown(grid: Cell[][], headerCount: number): string {
     .slice(headerCount)
     .map((row) => columns.map((c) => row[c]?.text ?? ''))
     .filter((cells) => cells.some(Boolean));
-  const align = columns.map((c) => alignment(grid, c));
+  const align = columns.map((c) => grid.find((row) => row[c]?.align)?.[c]?.align ?? '---');
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   return [line(header), line(align), ...bodyRows.map(line)].join('\n').replace(/ {2,}\|/g, ' |');
 }
@@ -143,18 +157,16 @@ function mergeHeader(labels: string[]): string {
   return parts.join(' ');
 }
 
-function alignment(grid: Cell[][], column: number): string {
-  for (const row of grid) {
-    const element = row[column]?.element;
-    if (!element) continue;
-    const value = (
-      element.getAttribute('align') ??
-      /text-align\s*:\s*(left|right|center)/i.exec(element.getAttribute('style') ?? '')?.[1] ??
-      ''
-    ).toLowerCase();
-    if (value === 'center') return ':---:';
-    if (value === 'right') return '---:';
-    if (value === 'left') return ':---';
-  }
-  return '---';
+/** A cell's alignment marker; '' when it declares none (the column takes the first cell that does). */
+function alignmentOf(cell: Element): string {
+  const style = cell.getAttribute('style');
+  const value = (
+    cell.getAttribute('align') ??
+    (style ? /text-align\s*:\s*(left|right|center)/i.exec(style)?.[1] : undefined) ??
+    ''
+  ).toLowerCase();
+  if (value === 'center') return ':---:';
+  if (value === 'right') return '---:';
+  if (value === 'left') return ':---';
+  return '';
 }
