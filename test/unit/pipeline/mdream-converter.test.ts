@@ -3,6 +3,7 @@ import {
   createContentPipeline,
   createMdreamConverter,
   createTurndownConverter,
+  defaultMarkdownConverter,
   loadMdream,
   type MdreamBinding,
 } from '../../../src/pipeline/index.js';
@@ -30,6 +31,12 @@ describe('loading mdream', () => {
 });
 
 describe('the mdream converter', () => {
+  it('is the default converter, native when the addon loads, else the WebAssembly build', () => {
+    const { converter, problems } = defaultMarkdownConverter();
+    expect(converter.id).toBe(problems.length === 0 ? 'mdream' : 'mdream-wasm');
+    expect(createContentPipeline().converter).toBe(converter);
+  });
+
   it('falls back to turndown for a page whose native conversion fails, and throws without a fallback', () => {
     const panics: MdreamBinding = {
       kind: 'wasm',
