@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createCrawleeEngine } from '../engines/crawlee/crawlee.engine.js';
+import { isMainThread } from 'node:worker_threads';
 import { createEngineSetup } from '../engines/index.js';
 import { builtinParsers } from '../plugins/parsers/index.js';
 import { builtinTransformers } from '../plugins/transformers/index.js';
@@ -22,6 +23,7 @@ import { APP_MODULES, type ModuleServices } from './modules.js';
 import { createParserRegistry } from './parsers/parser.js';
 import { createContentPipeline } from './pipeline/content-pipeline.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
+import { defaultMarkdownConverter } from './pipeline/markdown/default-converter.js';
 import { createMemoryPubSub } from './pubsub/memory-pubsub.js';
 import { createPostgresPubSub } from './pubsub/postgres-pubsub.js';
 import type { PubSub } from './pubsub/pubsub.js';
@@ -133,6 +135,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     // Worker threads are already off the API's event loop: they convert inline.
     const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
     const pipeline = createContentPipeline({ transformers: builtinTransformers });
+    if (isMainThread) logMarkdownConverter(logger);
     const convertPool =
       threads > 0
         ? createConvertPool({ size: threads, logger, helper: config.scrape.convertSharing ? pipeline : undefined })
@@ -229,4 +232,17 @@ function createPublicUrls(config: AppConfig): PublicUrls {
       boundPort = port;
     },
   };
+}
+
+/**
+ * Which markdown converter this process runs, once (its threads load the same one): mdream's
+ * WebAssembly build is expected where npm skipped the native addon (Node 20), turndown means
+ * mdream did not load at all.
+ */
+function logMarkdownConverter(logger: Logger): void {
+  const { converter, problems } = defaultMarkdownConverter();
+  if (converter.id === 'turndown')
+    logger.warn({ converter: converter.id, problems }, 'markdown converter: mdream unavailable');
+  else if (problems.length > 0) logger.info({ converter: converter.id, problems }, 'markdown converter');
+  else logger.info({ converter: converter.id }, 'markdown converter');
 }

@@ -1,6 +1,6 @@
 import { pageRoot, parsePage } from './dom.js';
 import type { MarkdownConverter } from './markdown-converter.js';
-import { createTurndownConverter } from './markdown/turndown-converter.js';
+import { defaultMarkdownConverter } from './markdown/default-converter.js';
 import { classifyContent, renderNonHtml } from './non-html.js';
 import { isPreparedOptions, prepareContentOptions, type PreparedContentOptions } from './options.js';
 import {
@@ -20,7 +20,7 @@ import type { ContentInput, ContentOptions, ContentResult } from './types.js';
 export interface ContentPipelineDeps {
   /** Main-content extractors by id (plugins/transformers); none = only `transformer: "none"`. */
   transformers?: TransformerRegistry | readonly ContentTransformer[];
-  /** Defaults to the turndown converter. */
+  /** Defaults to mdream (native, else WebAssembly), else turndown: `defaultMarkdownConverter()`. */
   converter?: MarkdownConverter;
 }
 
@@ -50,7 +50,7 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
     deps.transformers && !Array.isArray(deps.transformers)
       ? (deps.transformers as TransformerRegistry)
       : createTransformerRegistry((deps.transformers as readonly ContentTransformer[] | undefined) ?? []);
-  const converter = deps.converter ?? createTurndownConverter();
+  const converter = deps.converter ?? defaultMarkdownConverter().converter;
   const stages: readonly ContentStage[] = [
     metadataStage,
     linksStage,

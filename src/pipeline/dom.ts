@@ -142,3 +142,15 @@ export function ancestorWithClass(node: Node, pattern: RegExp): Element | null {
   }
   return null;
 }
+
+/**
+ * Whether some descendant element of `parent` has the local name `name` (lower case: linkedom
+ * builds an upper-case `nodeName` on every read); a walk, for the same reason as `ancestorNamed`.
+ */
+export function hasDescendantNamed(parent: Node, name: string): boolean {
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== 1) continue;
+    if ((child as Element).localName === name || hasDescendantNamed(child, name)) return true;
+  }
+  return false;
+}

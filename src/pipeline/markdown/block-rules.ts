@@ -9,7 +9,7 @@ import type TurndownService from 'turndown';
  */
 
 /** Elements whose content is never page text, even when cleanup kept them (`remove_css_selectors: "none"`). */
-const NEVER_CONTENT = [
+export const NEVER_CONTENT = [
   'head',
   'title',
   'meta',
@@ -82,7 +82,7 @@ export function blockRules(service: TurndownService): void {
  * Two lists of the same kind one after the other would read as one list in markdown; every
  * second one uses the other marker (`*` for `-`, `)` for `.`), which CommonMark reads as a new list.
  */
-function usesAlternateMarker(list: Element): boolean {
+export function usesAlternateMarker(list: Element): boolean {
   let alternate = false;
   for (let previous = list.previousElementSibling; previous?.nodeName === list.nodeName;) {
     alternate = !alternate;
@@ -91,7 +91,7 @@ function usesAlternateMarker(list: Element): boolean {
   return alternate;
 }
 
-function listItem(content: string, item: Element): string {
+export function listItem(content: string, item: Element): string {
   const list = item.parentElement;
   const alternate = list ? usesAlternateMarker(list) : false;
   let prefix = alternate ? '* ' : '- ';

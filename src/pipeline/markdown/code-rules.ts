@@ -92,6 +92,18 @@ const BLOCK_IN_PRE = new Set(['DIV', 'P', 'LI', 'TR']);
 
 const LINE_NUMBER_CONTAINER = /(?:^|\s)(?:linenos|linenodiv|gutter|line-numbers-rows)(?:\s|$)/;
 
+/**
+ * A `<pre>` as a fenced code block with the language the page declares, or '' for a blank block
+ * and for the gutter of a line-numbered listing (Pygments' "table" style puts it in a `<pre>` of its own).
+ */
+export function codeBlock(pre: Element): string {
+  if (ancestorWithClass(pre, LINE_NUMBER_CONTAINER)) return '';
+  const code = codeText(pre);
+  if (!code.trim()) return '';
+  const fence = fenceFor(code);
+  return `${fence}${detectCodeLanguage(pre)}\n${code}\n${fence}`;
+}
+
 /** A fence longer than any backtick run at a line start inside the code. */
 function fenceFor(code: string): string {
   let longest = 0;
@@ -103,13 +115,8 @@ export function codeRules(service: TurndownService): void {
   service.addRule('fencedCode', {
     filter: 'pre',
     replacement: (_content, node) => {
-      const pre = node as Element;
-      // The gutter of a line-numbered listing (Pygments' "table" style) is a <pre> of its own.
-      if (ancestorWithClass(pre, LINE_NUMBER_CONTAINER)) return '';
-      const code = codeText(pre);
-      if (!code.trim()) return '';
-      const fence = fenceFor(code);
-      return `\n\n${fence}${detectCodeLanguage(pre)}\n${code}\n${fence}\n\n`;
+      const block = codeBlock(node as Element);
+      return block ? `\n\n${block}\n\n` : '';
     },
   });
   service.addRule('keyboardAndSample', {

@@ -44,7 +44,7 @@ export function escapeMarkdownText(text: string): string {
   return escapeLineStart(out);
 }
 
-const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+export const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const TAG_START = /^[A-Za-z/!?]$/;
 const ENTITY_REST = /^#?[A-Za-z0-9]+;/;
 
@@ -53,7 +53,7 @@ const ENTITY_REST = /^#?[A-Za-z0-9]+;/;
  * a node that starts a line has had its leading whitespace collapsed away, while a node in the
  * middle of a line (" - " between two links) keeps it, so only unindented text is escaped here.
  */
-function escapeLineStart(text: string): string {
+export function escapeLineStart(text: string): string {
   return text
     .replace(/^([-+])(?= )/, '\\$1')
     .replace(/^(#{1,6})(?= |$)/, '\\$1')

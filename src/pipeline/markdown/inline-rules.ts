@@ -8,7 +8,7 @@ export interface ConversionState {
 }
 
 /** Anchors that only decorate a heading ("¶", "#", "§", "🔗" permalinks). */
-const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
+export const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
 
 /**
  * Inline rules: absolute links and images, iframes and media as links, strikethrough, sub/sup
@@ -22,15 +22,18 @@ export function inlineRules(service: TurndownService, state: ConversionState): v
   });
   service.addRule('image', {
     filter: 'img',
-    replacement: (_content, node) => image(node as Element, state),
+    replacement: (_content, node) => imageMarkdown(node as Element, state.baseUrl),
   });
   service.addRule('frame', {
     filter: (node) => node.nodeName === 'IFRAME' || node.nodeName === 'FRAME',
-    replacement: (_content, node) => embed(node as Element, state),
+    replacement: (_content, node) => embedMarkdown(node as Element, state.baseUrl),
   });
   service.addRule('media', {
     filter: ['video', 'audio'],
-    replacement: (_content, node) => embed(node as Element, state, '\n\n'),
+    replacement: (_content, node) => {
+      const link = embedMarkdown(node as Element, state.baseUrl);
+      return link ? `\n\n${link}\n\n` : '';
+    },
   });
   // Inline formatting whose content spans blocks (misnested or unclosed tags) cannot be expressed
   // with delimiters: they would open in one paragraph and close in another. Such content stays plain.
@@ -54,8 +57,12 @@ export function inlineRules(service: TurndownService, state: ConversionState): v
     },
   });
   service.addRule('math', {
-    filter: (node) => node.nodeName === 'MATH' || hasClass(node, 'katex') || node.nodeName === 'MJX-CONTAINER',
-    replacement: (_content, node) => math(node as Element),
+    filter: isMath,
+    replacement: (_content, node) => {
+      const { tex, display } = mathTex(node as Element);
+      if (!tex) return '';
+      return display ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
+    },
   });
   service.addRule('quote', {
     filter: 'q',
@@ -80,7 +87,8 @@ function delimit(content: string, delimiter: string): string {
 function link(content: string, anchor: Element, state: ConversionState): string {
   const rawHref = anchor.getAttribute('href');
   let text = flattenBlocks(content);
-  if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text)) return '';
+  // The content is escaped markdown: a "#" permalink at the start of a line reads "\#".
+  if (rawHref?.trim().startsWith('#') && PERMALINK_TEXT.test(text.replace(/\\/g, ''))) return '';
   const href = resolveUrl(rawHref, state.baseUrl);
   let pad = '';
   if (!text) {
@@ -123,8 +131,9 @@ function flattenBlocks(content: string): string {
     .trim();
 }
 
-function image(img: Element, state: ConversionState): string {
-  const src = resolveUrl(imageSource(img), state.baseUrl);
+/** An image as `![alt](absolute src)`; '' when it has no usable source (none, `data:`, `javascript:`). */
+export function imageMarkdown(img: Element, baseUrl: URL): string {
+  const src = resolveUrl(imageSource(img), baseUrl);
   if (!src) return '';
   const alt = formatAltText(img.getAttribute('alt') ?? '');
   return `![${alt}](${formatDestination(src)})`;
@@ -141,9 +150,9 @@ function imageSource(img: Element): string | null {
 }
 
 /** Frames and media become links: their title, else what they are and where they come from. */
-function embed(element: Element, state: ConversionState, separator = ''): string {
+export function embedMarkdown(element: Element, baseUrl: URL): string {
   const source = element.getAttribute('src') ?? element.querySelector('source[src]')?.getAttribute('src');
-  const src = resolveUrl(source, state.baseUrl);
+  const src = resolveUrl(source, baseUrl);
   if (!src) return '';
   const title = (element.getAttribute('title') ?? element.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim();
   const url = new URL(src);
@@ -154,10 +163,16 @@ function embed(element: Element, state: ConversionState, separator = ''): string
       : element.nodeName === 'AUDIO'
         ? `Audio: ${file}`
         : `Embedded content from ${url.host}`;
-  return `${separator}[${formatAltText(title || fallback)}](${formatDestination(src)})${separator}`;
+  return `[${formatAltText(title || fallback)}](${formatDestination(src)})`;
 }
 
-function math(element: Element): string {
+/** MathML, KaTeX and MathJax output: what the math rule converts. */
+export function isMath(node: Node): boolean {
+  return node.nodeName === 'MATH' || hasClass(node, 'katex') || node.nodeName === 'MJX-CONTAINER';
+}
+
+/** The TeX of a math element (annotation, else `alttext`, else its text) and whether it is displayed as a block. */
+export function mathTex(element: Element): { tex: string; display: boolean } {
   const mathElement = element.nodeName === 'MATH' ? element : element.querySelector('math');
   const tex =
     mathElement?.querySelector('annotation[encoding="application/x-tex"]')?.textContent ??
@@ -166,13 +181,12 @@ function math(element: Element): string {
     element.textContent ??
     '';
   const body = tex.replace(/\s+/g, ' ').trim();
-  if (!body) return '';
   const display =
     mathElement?.getAttribute('display') === 'block' ||
     hasClass(element, 'katex-display') ||
     hasClass(element.parentElement, 'katex-display') ||
     element.getAttribute('display') === 'true';
-  return display ? `\n\n$$\n${body}\n$$\n\n` : `$${body}$`;
+  return { tex: body, display };
 }
 
 function hasClass(node: Node | null, name: string): boolean {

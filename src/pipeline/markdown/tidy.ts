@@ -11,12 +11,13 @@ export function tidyMarkdown(markdown: string): string {
     const line = lines[i] as string;
     if (fence !== null) {
       out.push(line);
-      if (line.trimStart().startsWith(fence) && line.trim() === fence.padEnd(line.trim().length, fence[0])) {
-        fence = null;
-      }
+      // The closing fence stands after the same quote markers and indentation as the content.
+      const body = line.replace(/^[ \t>]*/, '').trimEnd();
+      if (body.startsWith(fence) && body === fence.padEnd(body.length, fence[0])) fence = null;
       continue;
     }
-    const opening = /^\s*(`{3,}|~{3,})/.exec(line);
+    // A fence may open after quote markers and a list item's marker (`3. ```sh`).
+    const opening = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)]) +)?(`{3,}|~{3,})/.exec(line);
     if (opening) {
       fence = opening[1] as string;
       out.push(line.trimEnd());

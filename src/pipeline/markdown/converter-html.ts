@@ -1,0 +1,491 @@
+import { hasDescendantNamed, isBlankText, resolveUrl } from '../dom.js';
+import { NEVER_CONTENT } from './block-rules.js';
+import { codeBlock, inlineCode } from './code-rules.js';
+import { formatDestination } from './escape.js';
+import { embedMarkdown, imageMarkdown, isMath, mathTex, PERMALINK_TEXT } from './inline-rules.js';
+import { CHECKED, type Fragment, type MarkdownDraft, NO_SPACE, stripReserved, UNCHECKED } from './markdown-draft.js';
+import { writeBlockquote, writeDefinitionList, writeList, writeTable } from './converter-html-blocks.js';
+
+/**
+ * The HTML a native converter is given: the content subtree rewritten in one walk so that the
+ * converter's output follows the rules the turndown converter follows (docs/content-pipeline.md,
+ * "Markdown"). The converter writes the inline markdown (paragraphs, headings, emphasis, links,
+ * `<br>`, `<hr>`, `<sub>`/`<sup>`, text escaping); every other block becomes a `<div>`, every other
+ * inline element its content, and what the project lays out itself (lists, quotes, code, tables,
+ * definition lists, math, images, embeds, link destinations) goes through the draft as
+ * placeholders, with the content it holds converted as snippets (converter-html-blocks.ts).
+ */
+
+/** turndown's block elements, plus `<video>` (a block link): they start a block, all others are inline. */
+export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set(
+  (
+    'address article aside audio blockquote body canvas center dd dir div dl dt fieldset figcaption figure ' +
+    'footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html isindex li main menu nav noframes noscript ' +
+    'ol output p pre section table tbody td tfoot th thead tr ul video'
+  ).split(' '),
+);
+
+const SKIPPED = new Set(NEVER_CONTENT);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Blocks that cannot carry a link on their first line (the turndown rule's `blockLink` gives up on them). */
+const UNLINKABLE = new Set(['ul', 'ol', 'menu', 'dir', 'blockquote', 'pre', 'table', 'dl', 'hr']);
+const INLINE_MARKUP: Record<string, string> = { em: 'em', i: 'em', strong: 'strong', b: 'strong' };
+const STRUCK = new Set(['del', 's', 'strike']);
+
+export function writeConverterHtml(root: Element | Document, baseUrl: URL, draft: MarkdownDraft): string {
+  const writer = new ConverterHtmlWriter(draft, baseUrl);
+  writer.children(root);
+  return writer.html;
+}
+
+export class ConverterHtmlWriter {
+  html = '';
+  /** The last thing written is inline content ending in a non-space (the converter would add a space). */
+  private afterText = false;
+  /** Inside a heading or a link: blocks and `<br>` flatten to spaces (markdown has one line there). */
+  private flat = 0;
+  /** Inside a list the converter lays out itself (`nativeList`). */
+  inNativeList = 0;
+  /** The node the pending block link goes on, its destination placeholder, and the node whose block opened it. */
+  private linkTarget: Node | null = null;
+  private linkDestination = '';
+  private linkOpenedBy: Node | null = null;
+
+  constructor(
+    readonly draft: MarkdownDraft,
+    readonly baseUrl: URL,
+  ) {}
+
+  /**
+   * Writes the children of `parent`; inline runs beside blocks are wrapped so they stay paragraphs
+   * of their own. In a list item a nested list belongs to the run before it (one line break, as
+   * the list item rule writes it).
+   */
+  children(parent: Node, wrapRuns = true): void {
+    const inItem = (parent as Element).localName === 'li';
+    const mixed = wrapRuns && this.flat === 0 && hasBlockChild(parent, inItem);
+    let run: Node | null = null;
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      if (mixed) {
+        const block = child.nodeType === 1 && isBlock(child as Element) && !(inItem && isList(child));
+        if (!block && !run && !isBlankNode(child)) {
+          run = child;
+          this.openBlock('div', run);
+        } else if (block && run) {
+          this.closeBlock('div', run);
+          run = null;
+        }
+        if (!run && !block) continue;
+      }
+      this.node(child);
+    }
+    if (run) this.closeBlock('div', run);
+  }
+
+  /** Captures what `write` writes, for a snippet converted besides the page. */
+  capture(write: () => void): string {
+    const saved = { html: this.html, afterText: this.afterText, flat: this.flat, inNativeList: this.inNativeList };
+    this.html = '';
+    this.afterText = false;
+    this.flat = 0;
+    this.inNativeList = 0;
+    write();
+    const html = this.html;
+    Object.assign(this, saved);
+    return html;
+  }
+
+  /** A fragment standing as a block of its own. */
+  blockFragment(fragment: Fragment): void {
+    this.html += `<div>${this.draft.placeholder(fragment)}</div>`;
+    this.afterText = false;
+  }
+
+  /** A fragment inside the current line. */
+  inlineFragment(fragment: Fragment): void {
+    if (!fragment) return;
+    this.html += this.draft.placeholder(fragment);
+    this.afterText = true;
+  }
+
+  /** Whether inline content comes right before `node` among its siblings (blank text aside). */
+  followsInline(node: Node): boolean {
+    for (let previous = node.previousSibling; previous; previous = previous.previousSibling) {
+      if (isBlankNode(previous)) continue;
+      return !isBlockNode(previous) || isList(previous);
+    }
+    return false;
+  }
+
+  /** A list the converter lays out itself (items of inline content: converter-html-blocks.ts). */
+  nativeList(list: Element): void {
+    this.inNativeList++;
+    const ordered = list.localName === 'ol';
+    const start = ordered ? Number.parseInt(list.getAttribute('start') ?? '1', 10) : 1;
+    this.html += ordered ? (Number.isFinite(start) && start !== 1 ? `<ol start="${start}">` : '<ol>') : '<ul>';
+    for (let item = list.firstChild; item; item = item.nextSibling) {
+      if (item.nodeType !== 1) continue;
+      this.html += '<li>';
+      this.afterText = false;
+      this.children(item, false);
+      this.html += '</li>';
+    }
+    this.html += ordered ? '</ol>' : '</ul>';
+    this.afterText = false;
+    this.inNativeList--;
+  }
+
+  /** Writes `element`'s content as a block (a layout table's cell). */
+  blockOf(element: Element): void {
+    this.openBlock('div', element);
+    this.children(element);
+    this.closeBlock('div', element);
+  }
+
+  node(node: Node): void {
+    if (node.nodeType === 3 || node.nodeType === 4) this.text((node as Text).data);
+    else if (node.nodeType === 1) this.element(node as Element);
+  }
+
+  private text(data: string): void {
+    if (!data) return;
+    // One scan decides whether the text needs anything done (most text does not).
+    if (NEEDS_WORK.test(data)) {
+      const text = stripReserved(data);
+      if (!text) return;
+      this.html += escapeHtml(text);
+      this.afterText = !isSpace(text.charCodeAt(text.length - 1));
+      return;
+    }
+    this.html += data;
+    this.afterText = !isSpace(data.charCodeAt(data.length - 1));
+  }
+
+  private element(element: Element): void {
+    const name = element.localName;
+    if (SKIPPED.has(name)) return;
+    // Attribute lookups scan the element's attributes; most elements have none.
+    if (element.hasAttributes() || name === 'math' || name === 'mjx-container') {
+      if (name !== 'a' && element.getAttribute('role') === 'button') return;
+      if (isMath(element)) return this.math(element);
+    }
+    const markup = INLINE_MARKUP[name];
+    if (markup) return this.inline(element, markup);
+    switch (name) {
+      case 'a':
+        return this.link(element);
+      case 'img':
+        return this.inlineFragment(imageMarkdown(element, this.baseUrl));
+      case 'code':
+        return this.codeSpan(element);
+      case 'kbd':
+      case 'samp':
+      case 'tt':
+        return this.inlineFragment(inlineCode(element.textContent ?? ''));
+      case 'br':
+        if (this.flat > 0) return this.text(' ');
+        this.html += '<br>';
+        this.afterText = false;
+        return;
+      case 'iframe':
+      case 'frame':
+        return this.inlineFragment(embedMarkdown(element, this.baseUrl));
+      case 'q':
+        this.text('“');
+        this.children(element, false);
+        return this.text('”');
+      case 'input':
+        return this.checkbox(element);
+      case 'sub':
+      case 'sup':
+        if (!hasVisibleText(element)) return;
+        return this.wrapInline(element, name);
+    }
+    if (STRUCK.has(name)) return this.inline(element, 'del');
+    if (this.flat > 0 && BLOCK_ELEMENTS.has(name)) {
+      this.text(' ');
+      this.children(element, false);
+      return this.text(' ');
+    }
+    this.block(element, name);
+  }
+
+  private block(element: Element, name: string): void {
+    if (HEADINGS.has(name)) {
+      const tag = name;
+      this.openBlock(tag, element);
+      this.flat++;
+      this.children(element, false);
+      this.flat--;
+      return this.closeBlock(tag, element);
+    }
+    switch (name) {
+      case 'pre': {
+        const block = codeBlock(element);
+        return block ? this.blockFragment(block) : undefined;
+      }
+      case 'video':
+      case 'audio': {
+        const link = embedMarkdown(element, this.baseUrl);
+        return link ? this.blockFragment(link) : undefined;
+      }
+      case 'ul':
+      case 'ol':
+      case 'menu':
+      case 'dir':
+        return writeList(this, element);
+      case 'table':
+        return writeTable(this, element);
+      case 'dl':
+        return writeDefinitionList(this, element);
+      case 'blockquote':
+        return writeBlockquote(this, element);
+      case 'hr':
+        this.html += '<hr>';
+        this.afterText = false;
+        return;
+      case 'p':
+        return this.container(element, hasBlockChild(element, false) ? 'div' : 'p');
+    }
+    if (BLOCK_ELEMENTS.has(name)) return this.container(element, 'div');
+    this.children(element, false);
+  }
+
+  private container(element: Element, tag: string): void {
+    this.openBlock(tag, element);
+    this.children(element);
+    this.closeBlock(tag, element);
+  }
+
+  /** Opens a block (`first`: its element, or the first node of an inline run); a pending block link goes on it. */
+  private openBlock(tag: string, first: Node): void {
+    this.html += `<${tag}>`;
+    this.afterText = false;
+    if (first === this.linkTarget) {
+      this.html += `<a href="${this.linkDestination}">`;
+      this.flat++;
+      this.linkTarget = null;
+      this.linkOpenedBy = first;
+    }
+  }
+
+  private closeBlock(tag: string, first: Node): void {
+    if (first === this.linkOpenedBy) {
+      this.html += '</a>';
+      this.flat--;
+      this.linkOpenedBy = null;
+    }
+    this.html += `</${tag}>`;
+    this.afterText = false;
+  }
+
+  private inline(element: Element, tag: string): void {
+    // Formatting around blocks (an unclosed <em>) cannot be written with delimiters: its content stays plain.
+    if (hasBlockDescendant(element)) return this.children(element, false);
+    this.wrapInline(element, tag);
+  }
+
+  private wrapInline(element: Element, tag: string): void {
+    const edges = edgeSpaces(element);
+    if (!hasVisibleText(element) && !hasDescendantNamed(element, 'img')) {
+      // Empty formatting is dropped; its space stays.
+      if (edges.leading) this.text(' ');
+      return;
+    }
+    this.flanked(edges, () => {
+      if (tag === 'del' && this.afterText) this.html += NO_SPACE;
+      this.html += `<${tag}>`;
+      this.children(element, false);
+      this.html += `</${tag}>`;
+      this.afterText = true;
+    });
+  }
+
+  /**
+   * Writes an inline element with the whitespace at the edges of its text outside it, as turndown
+   * does: `e<b> f </b>g` is `e **f** g` (the converter would write `e** f** g`, which is not bold).
+   */
+  private flanked(edges: EdgeSpaces, write: () => void): void {
+    if (edges.leading) this.text(' ');
+    write();
+    if (edges.trailing) this.text(' ');
+  }
+
+  private codeSpan(code: Element): void {
+    const text = (code.textContent ?? '').replace(/\s+/g, ' ');
+    const edges = { leading: text.startsWith(' '), trailing: text.endsWith(' ') };
+    this.flanked(edges, () => this.inlineFragment(inlineCode(text.trim())));
+  }
+
+  private link(anchor: Element): void {
+    const rawHref = anchor.getAttribute('href');
+    if (rawHref?.trim().startsWith('#') && isPermalink(anchor)) return;
+    const href = resolveUrl(rawHref, this.baseUrl);
+    if (!href) return this.children(anchor, false);
+    const destination = this.draft.placeholder(formatDestination(href));
+    if (this.flat === 0 && hasBlockDescendant(anchor)) return this.blockLink(anchor, destination);
+    if (!hasVisibleText(anchor) && !hasDescendantNamed(anchor, 'img')) {
+      const label = (anchor.getAttribute('aria-label') ?? anchor.getAttribute('title') ?? '').replace(/\s+/g, ' ');
+      if (!label.trim()) return;
+      // No NO_SPACE here: an icon-only link had no text to keep the space before it, the converter adds one.
+      this.html += `<a href="${destination}">${escapeHtml(stripReserved(label.trim()))}</a>`;
+      this.afterText = true;
+      return;
+    }
+    this.flanked(edgeSpaces(anchor), () => {
+      if (this.afterText) this.html += NO_SPACE;
+      this.html += `<a href="${destination}">`;
+      this.flat++;
+      this.children(anchor, false);
+      this.flat--;
+      this.html += '</a>';
+      this.afterText = true;
+    });
+  }
+
+  /**
+   * A link wrapping blocks (a card: heading and text) goes on its first block (`### [Title](url)`,
+   * then the text); when that block is a list, quote, code or table, the link is the whole text on one line.
+   */
+  private blockLink(anchor: Element, destination: string): void {
+    const target = firstLinkable(anchor);
+    // An inline first node carries the link only when it starts a run of its own (beside blocks).
+    const placeable = target && (isBlockNode(target) || (target.parentNode && hasBlockChild(target.parentNode, false)));
+    if (!target || !placeable) {
+      const text = escapeHtml(stripReserved((anchor.textContent ?? '').replace(/\s+/g, ' ').trim()));
+      if (text) this.html += `<div><a href="${destination}">${text}</a></div>`;
+      this.afterText = false;
+      return;
+    }
+    this.linkTarget = target;
+    this.linkDestination = destination;
+    this.children(anchor);
+    this.linkTarget = null;
+  }
+
+  private checkbox(input: Element): void {
+    if (input.getAttribute('type')?.toLowerCase() !== 'checkbox') return;
+    let item: Node | null = input.parentNode;
+    while (item && (item as Element).localName !== 'li') item = item.parentNode;
+    if (!item) return;
+    this.html += input.hasAttribute('checked') ? CHECKED : UNCHECKED;
+  }
+
+  private math(element: Element): void {
+    const { tex, display } = mathTex(element);
+    if (!tex) return;
+    if (display) this.blockFragment(`$$\n${tex}\n$$`);
+    else this.inlineFragment(`$${tex}$`);
+  }
+}
+
+function isBlock(element: Element): boolean {
+  return BLOCK_ELEMENTS.has(element.localName);
+}
+
+function isBlockNode(node: Node): boolean {
+  return node.nodeType === 1 && isBlock(node as Element);
+}
+
+function isBlankNode(node: Node): boolean {
+  if (node.nodeType === 3 || node.nodeType === 4) return isBlankText((node as Text).data);
+  return node.nodeType !== 1;
+}
+
+/** Whether `parent` has a block child (`listsInline`: not counting lists, as in a list item). */
+function hasBlockChild(parent: Node, listsInline: boolean): boolean {
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 1 && isBlock(child as Element) && !(listsInline && isList(child))) return true;
+  }
+  return false;
+}
+
+const LISTS = new Set(['ul', 'ol', 'menu', 'dir']);
+
+function isList(node: Node): boolean {
+  return LISTS.has((node as Element).localName);
+}
+
+function hasBlockDescendant(parent: Node): boolean {
+  for (let child = parent.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType !== 1) continue;
+    if (isBlock(child as Element) || hasBlockDescendant(child)) return true;
+  }
+  return false;
+}
+
+/**
+ * The block a link wrapping blocks goes on: its first content, looking through wrappers that hold
+ * blocks (a card's `<div>`). An inline first node stands for the run of inline content it starts.
+ * Null when the first block cannot carry a link.
+ */
+function firstLinkable(container: Element): Node | null {
+  for (let child = container.firstChild; child; child = child.nextSibling) {
+    if (isBlankNode(child)) continue;
+    if (child.nodeType !== 1) return child;
+    const element = child as Element;
+    if (SKIPPED.has(element.localName)) continue;
+    if (!isBlock(element) || HEADINGS.has(element.localName)) return element;
+    if (UNLINKABLE.has(element.localName)) return null;
+    return hasBlockDescendant(element) ? firstLinkable(element) : element;
+  }
+  return null;
+}
+
+interface EdgeSpaces {
+  leading: boolean;
+  trailing: boolean;
+}
+
+/** Whether the text of `element` (its `textContent`) starts and ends with whitespace, without building it. */
+function edgeSpaces(element: Element): EdgeSpaces {
+  const first = edgeText(element, true);
+  const last = edgeText(element, false);
+  return { leading: first !== null && /^\s/.test(first), trailing: last !== null && /\s$/.test(last) };
+}
+
+/** The first (or last) non-empty text under `node`, in document order. */
+function edgeText(node: Node, first: boolean): string | null {
+  for (
+    let child = first ? node.firstChild : node.lastChild;
+    child;
+    child = first ? child.nextSibling : child.previousSibling
+  ) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      if ((child as Text).data) return (child as Text).data;
+    } else if (child.nodeType === 1) {
+      const text = edgeText(child, first);
+      if (text !== null) return text;
+    }
+  }
+  return null;
+}
+
+/** Whether some text under `node` is not blank (stops at the first). */
+function hasVisibleText(node: Node): boolean {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 || child.nodeType === 4) {
+      if (!isBlankText((child as Text).data)) return true;
+    } else if (child.nodeType === 1 && hasVisibleText(child)) return true;
+  }
+  return false;
+}
+
+/** An in-page anchor that only decorates a heading ("¶", "#", an icon). */
+function isPermalink(anchor: Element): boolean {
+  return PERMALINK_TEXT.test(anchor.textContent ?? '') && !hasDescendantNamed(anchor, 'img');
+}
+
+/** Characters a text needs escaped for HTML, or removed (the reserved private-use range). */
+const NEEDS_WORK = /[&<>\uE000-\uE00F]/;
+
+/** ASCII whitespace and the other characters `\s` matches at the end of a text. */
+function isSpace(code: number): boolean {
+  return (
+    code === 32 || (code >= 9 && code <= 13) || code === 160 || (code > 255 && /\s/.test(String.fromCharCode(code)))
+  );
+}
+
+function escapeHtml(text: string): string {
+  return /[&<>]/.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : text;
+}
