@@ -1,15 +1,23 @@
 import type { GraphQLSchema } from 'graphql';
-import { builder } from './builder.js';
-import './types/api-key.js';
-import './types/batch.js';
-import './types/crawl.js';
-import './types/events.js';
-import './types/map.js';
-import './types/scrape.js';
+import type { AppModule } from '../src/module/app-module.js';
+import { APP_MODULES } from '../src/modules.js';
+import { createBuilder } from './builder.js';
+import { createKit } from './kit.js';
 
-let schema: GraphQLSchema | null = null;
+type Module = AppModule<object, string, unknown>;
 
-/** The GraphQL schema: every file under types/ adds its part to the one builder. */
-export function buildSchema(): GraphQLSchema {
-  return (schema ??= builder.toSchema({ sortSchema: true }));
+/**
+ * The GraphQL schema of a set of modules: each declares its types and fields with the kit
+ * (`AppModule.graphql`), over its own services. The printed schema (`npm run schema:print`)
+ * is built with no services behind it.
+ */
+export function buildSchema(
+  modules: readonly Module[] = APP_MODULES,
+  servicesOf: (module: Module) => object = () => ({}),
+): GraphQLSchema {
+  const builder = createBuilder();
+  const kit = createKit(builder);
+  for (const module of modules) module.graphql?.(kit, servicesOf(module));
+  kit.finish();
+  return builder.toSchema({ sortSchema: true });
 }

@@ -5,7 +5,7 @@ import type { Container } from './container.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createClientErrorHandler } from './http/client-error.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset } from '../schema/graphiql.js';
-import { attachGraphQLWebSocket, createGraphQL } from './http/graphql.js';
+import { attachGraphQLWebSocket, createGraphQL } from '../schema/server.js';
 
 export interface RunningServer {
   http: HttpApp;

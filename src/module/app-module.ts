@@ -2,6 +2,7 @@ import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
 import type { ParsedOf, SettingsTable } from '../settings.js';
 import type { JobKindSpec } from '../workers/queue/job-kind.js';
 import type { JobHandler } from '../workers/queue/job-worker.js';
+import type { GraphQLKit } from './graphql.js';
 import type { ModuleContext } from './module-context.js';
 import type { AnyRoute } from './route.js';
 
@@ -68,6 +69,8 @@ export interface AppModule<S extends object = object, K extends string = string,
   services(ctx: ModuleContext<C>): S;
   /** REST operations (`/v1/...`). */
   routes?(services: S): AnyRoute[];
+  /** The module's GraphQL types, queries, mutations and subscriptions (resolvers use `services`). */
+  graphql?(kit: GraphQLKit, services: S): void;
   /** Background job kinds and their handlers. */
   jobs?(services: S, ctx: ModuleContext<C>): ModuleJob[];
   /** Job threads the module's jobs run in. */

@@ -11,6 +11,8 @@ type Module = AppModule<object, string, unknown>;
 export interface BuiltModules {
   /** Every module's services, by name. */
   services: Record<string, unknown>;
+  /** One module's services. */
+  servicesOf(module: Module): object;
   routes(): AnyRoute[];
   jobs(): ModuleJob[];
   lanes(): ModuleLane[];
@@ -63,6 +65,7 @@ export function buildModules(
   for (const job of jobs) shared.queue.define(job.spec);
   return {
     services,
+    servicesOf: (module) => built.get(module) ?? {},
     routes: () => modules.flatMap((m) => m.routes?.(built.get(m)!) ?? []),
     jobs: () => jobs,
     lanes: () => modules.flatMap((m) => m.lanes?.(contextOf(m)) ?? []),

@@ -28,7 +28,7 @@ describe('scrapes over GraphQL', () => {
     const created = await gql(
       `mutation($input: CreateScrapeInput!) { createScrape(input: $input) {
          id retrieveId urlToScrape metadata sizeExceeded
-         result { markdownContent htmlContent markdownHostedUrl linksOnPage pageMetadata } } }`,
+         result { markdownContent htmlContent markdownHostedUrl linksOnPage pageMetadata { title statusCode finalUrl } } } }`,
       {
         input: {
           urlToScrape: site.url('/'),
@@ -44,7 +44,8 @@ describe('scrapes over GraphQL', () => {
     expect(scrape.result.markdownContent).toContain('# Hi');
     expect(scrape.result.linksOnPage).toEqual([site.url('/x')]);
     expect(scrape.metadata).toEqual({ some_key: 'v' });
-    expect(scrape.result.pageMetadata).toMatchObject({ title: 'T', status_code: 200 });
+    // page_metadata is a typed object over GraphQL (PageMetadata), camelCase like every field.
+    expect(scrape.result.pageMetadata).toEqual({ title: 'T', statusCode: 200, finalUrl: site.url('/') });
 
     const got = await gql('query($id: ID!) { scrape(id: $id) { id result { markdownContent } } }', { id: scrape.id });
     expect(got.data!.scrape.result.markdownContent).toBe(scrape.result.markdownContent);

@@ -1,5 +1,6 @@
 import { defineModule } from '../../module/app-module.js';
 import { ApiKeyService } from './api-key.service.js';
+import { authGraphQL } from './auth.graphql.js';
 import { ApiKeySchema } from './api-key.entity.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { AuthService } from './auth.service.js';
@@ -16,4 +17,5 @@ export const authModule = defineModule({
     return { auth, apiKeys: new ApiKeyService(auth, ctx.pubsub) };
   },
   routes: ({ apiKeys }) => apiKeyRoutes({ apiKeys }),
+  graphql: (kit, { apiKeys }) => authGraphQL(kit, apiKeys),
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { BatchItem } from './batch-item.entity.js';
-import type { ItemsPage } from './batch.service.js';
-import type { Batch } from './batch.entity.js';
-import { epochSeconds } from '../shared/time.js';
+import type { BatchItemView, BatchItemsPageView, BatchView } from './batch.view.js';
+
+// REST: the views in the spec's snake_case (the schemas also document the responses).
 
 export const BatchObject = z
   .looseObject({
@@ -27,26 +26,26 @@ export const BatchObject = z
   })
   .meta({ id: 'Batch' });
 
-export function presentBatch(batch: Batch): z.output<typeof BatchObject> {
+export function presentBatch(batch: BatchView): z.output<typeof BatchObject> {
   return {
     id: batch.id,
     object: 'batch',
     status: batch.status,
-    created: epochSeconds(batch.createdAt),
-    completed_at: batch.completedAt ? epochSeconds(batch.completedAt) : null,
-    start_date: batch.createdAt.toISOString(),
+    created: batch.created,
+    completed_at: batch.completedAt,
+    start_date: batch.startDate,
     total_urls: batch.totalUrls,
-    completed_urls: batch.itemsCompleted + batch.itemsFailed,
+    completed_urls: batch.completedUrls,
     items_completed: batch.itemsCompleted,
     items_failed: batch.itemsFailed,
     number_retried: batch.numberRetried,
-    parser: batch.parser ?? 'none',
+    parser: batch.parser,
     country: batch.country,
     metadata: batch.metadata,
     webhook: batch.webhook,
-    completion_window: '24h',
-    credits_consumed: batch.itemsCompleted,
-    cost_usd: null,
+    completion_window: batch.completionWindow,
+    credits_consumed: batch.creditsConsumed,
+    cost_usd: batch.costUsd,
   };
 }
 
@@ -61,16 +60,14 @@ export const BatchItemObject = z
   })
   .meta({ id: 'BatchItem' });
 
-export function presentBatchItem(item: BatchItem): z.output<typeof BatchItemObject> {
+export function presentBatchItem(item: BatchItemView): z.output<typeof BatchItemObject> {
   return {
     custom_id: item.customId,
     retrieve_id: item.retrieveId,
     url: item.url,
     ...(item.metadata ? { metadata: item.metadata } : {}),
     status: item.status,
-    ...(item.status === 'failed'
-      ? { error: { code: item.errorCode ?? 'failed', message: item.errorMessage ?? '' } }
-      : {}),
+    ...(item.error ? { error: item.error } : {}),
   };
 }
 
@@ -86,14 +83,14 @@ export const BatchItemsObject = z
   })
   .meta({ id: 'BatchItemPage' });
 
-export function presentItemsPage(page: ItemsPage): z.output<typeof BatchItemsObject> {
+export function presentItemsPage(page: BatchItemsPageView): z.output<typeof BatchItemsObject> {
   return {
-    id: page.batch.id,
-    batch_id: page.batch.id,
+    id: page.batchId,
+    batch_id: page.batchId,
     object: 'batch',
-    status: page.batch.status,
+    status: page.status,
     items: page.items.map(presentBatchItem),
-    items_count: page.total,
-    ...(page.nextCursor !== null ? { cursor: page.nextCursor } : {}),
+    items_count: page.itemsCount,
+    ...(page.cursor !== null ? { cursor: page.cursor } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { OutboundGuard } from '../../engine/outbound-guard.js';
 import { parseTargetUrl } from '../../engine/target-url.js';
 import { AppError, errors } from '../../errors.js';
 import { newId, randomBase36 } from '../../ids.js';
+import type { BatchProgressEvent } from '../../pubsub/events.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
 import { parseInput } from '../../validation.js';
 import type { Actor } from '../auth/actor.js';
@@ -14,7 +15,7 @@ import { exec } from '../../db/sql.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { BatchItem } from './batch-item.entity.js';
 import { BATCH_ITEM_JOB } from './batch-ledger.js';
-import { batchProgressEvent } from './batch-progress.js';
+import { batchItemView, batchProgressEvent, batchView, type BatchItemsPageView, type BatchView } from './batch.view.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
 import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
 import { Batch } from './batch.entity.js';
@@ -30,18 +31,11 @@ export interface BatchServiceDeps {
   work?: WorkSignal;
 }
 
-export interface ItemsPage {
-  batch: Batch;
-  items: BatchItem[];
-  total: number;
-  nextCursor: number | null;
-}
-
 /** Batches: accepted at once (items inserted in bulk), run by the workers, read back in pages. */
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
-  async create(actor: Actor, command: CreateBatchCommand): Promise<Batch> {
+  async create(actor: Actor, command: CreateBatchCommand): Promise<BatchView> {
     const { items, metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
     const targets = items.map((item, i) => this.checkItemUrl(item.url, `items[${i}].url`));
     const hook = webhook ?? webhook_url;
@@ -96,18 +90,21 @@ export class BatchService {
       );
     });
     this.deps.work?.notify();
-    await this.publishProgress(batch);
-    return batch;
+    await this.deps.pubsub.publish(batchProgressEvent(batch));
+    return batchView(batch);
   }
 
-  async get(actor: Actor, id: string): Promise<Batch> {
-    const batch = await this.deps.orm.em.fork().findOne(Batch, { id, teamId: actor.teamId });
-    if (!batch) throw errors.notFound('batch', id);
-    return batch;
+  async get(actor: Actor, id: string): Promise<BatchView> {
+    return batchView(await this.find(actor, id));
+  }
+
+  /** The batch's progress now (404 for another team's batch): the first event a subscriber gets. */
+  async progress(actor: Actor, id: string): Promise<BatchProgressEvent> {
+    return batchProgressEvent(await this.find(actor, id));
   }
 
   /** Merges metadata: keys added or replaced; a key set to "" is removed. */
-  async patchMetadata(actor: Actor, id: string, patch: Record<string, unknown>): Promise<Batch> {
+  async patchMetadata(actor: Actor, id: string, patch: Record<string, unknown>): Promise<BatchView> {
     const em = this.deps.orm.em.fork();
     return em.transactional(async (tx) => {
       const batch = await tx.findOne(Batch, { id, teamId: actor.teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -119,7 +116,7 @@ export class BatchService {
       }
       batch.metadata = parseInput(MetadataSchema, merged, 'metadata');
       await tx.flush();
-      return batch;
+      return batchView(batch);
     });
   }
 
@@ -127,8 +124,8 @@ export class BatchService {
     actor: Actor,
     id: string,
     query: { status?: 'completed' | 'failed'; cursor?: number; limit?: number },
-  ): Promise<ItemsPage> {
-    const batch = await this.get(actor, id);
+  ): Promise<BatchItemsPageView> {
+    const batch = await this.find(actor, id);
     const em = this.deps.orm.em.fork();
     const where = { batchId: batch.id, ...(query.status ? { status: query.status } : {}) };
     const limit = query.limit ?? BATCH_LIMITS.pageSize.default;
@@ -143,19 +140,34 @@ export class BatchService {
       const ids = new Set(running.map((r) => r.id));
       for (const item of items) if (ids.has(item.id)) item.status = 'running';
     }
-    return { batch, items, total, nextCursor: offset + items.length < total ? offset + items.length : null };
+    return {
+      batchId: batch.id,
+      status: batch.status,
+      items: items.map(batchItemView),
+      itemsCount: total,
+      cursor: offset + items.length < total ? offset + items.length : null,
+    };
   }
 
   async list(
     actor: Actor,
     query: { cursor?: number; limit?: number },
-  ): Promise<{ batches: Batch[]; nextCursor: number | null }> {
+  ): Promise<{ batches: BatchView[]; nextCursor: number | null }> {
     const limit = query.limit ?? BATCH_LIMITS.pageSize.default;
     const offset = query.cursor ?? 0;
     const [batches, total] = await this.deps.orm.em
       .fork()
       .findAndCount(Batch, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
-    return { batches, nextCursor: offset + batches.length < total ? offset + batches.length : null };
+    return {
+      batches: batches.map(batchView),
+      nextCursor: offset + batches.length < total ? offset + batches.length : null,
+    };
+  }
+
+  private async find(actor: Actor, id: string): Promise<Batch> {
+    const batch = await this.deps.orm.em.fork().findOne(Batch, { id, teamId: actor.teamId });
+    if (!batch) throw errors.notFound('batch', id);
+    return batch;
   }
 
   /** Syntax and policy checks that need no DNS; a name resolving privately fails its item later. */
@@ -168,9 +180,5 @@ export class BatchService {
       throw err;
     }
     return target;
-  }
-
-  private async publishProgress(batch: Batch): Promise<void> {
-    await this.deps.pubsub.publish(batchProgressEvent(batch));
   }
 }

@@ -7,6 +7,7 @@ import { batchItemHandler, batchItemKind } from './batch-item.job.js';
 import { BatchLedger } from './batch-ledger.js';
 import { BatchSchema } from './batch.entity.js';
 import { BatchService } from './batch.service.js';
+import { batchGraphQL } from './batches.graphql.js';
 import { batchRoutes } from './batches.routes.js';
 
 /** Batches: up to 10,000 URLs accepted at once, each item a job on the queue, run like a scrape. */
@@ -30,6 +31,7 @@ export const batchesModule = defineModule({
     };
   },
   routes: ({ batches }) => batchRoutes({ batches }),
+  graphql: (kit, { batches }) => batchGraphQL(kit, batches),
   jobs: ({ batchLedger }, ctx) => {
     const { workers } = ctx.config;
     const settings = {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { CrawlPagesPage } from './crawl-pages.js';
-import type { Crawl } from './crawl.entity.js';
 import type { FilterPreviewResult } from './crawl.service.js';
-import { epochSeconds } from '../shared/time.js';
+import type { CrawlPagesView, CrawlView } from './crawl.view.js';
 
 export const CrawlObject = z
   .looseObject({
@@ -49,14 +47,14 @@ export const CrawlObject = z
   })
   .meta({ id: 'Crawl' });
 
-export function presentCrawl(crawl: Crawl): z.output<typeof CrawlObject> {
+export function presentCrawl(crawl: CrawlView): z.output<typeof CrawlObject> {
   return {
     id: crawl.id,
     object: 'crawl',
     status: crawl.status,
-    created: epochSeconds(crawl.createdAt),
-    start_date: crawl.createdAt.toISOString(),
-    completed_at: crawl.completedAt ? epochSeconds(crawl.completedAt) : null,
+    created: crawl.created,
+    start_date: crawl.startDate,
+    completed_at: crawl.completedAt,
     start_url: crawl.startUrl,
     max_pages: crawl.maxPages,
     max_depth: crawl.maxDepth,
@@ -67,8 +65,8 @@ export function presentCrawl(crawl: Crawl): z.output<typeof CrawlObject> {
     search_query: crawl.searchQuery,
     top_n: crawl.topN,
     follow_robots_txt: crawl.followRobotsTxt,
-    timeout: crawl.timeoutSeconds,
-    scrape_options: crawl.options as Record<string, unknown>,
+    timeout: crawl.timeout,
+    scrape_options: crawl.scrapeOptions,
     webhook: crawl.webhook,
     current_depth: crawl.currentDepth,
     pages_count: crawl.pagesCount,
@@ -106,13 +104,13 @@ export const CrawlPagesObject = z
   })
   .meta({ id: 'CrawlPageList' });
 
-export function presentCrawlPages(page: CrawlPagesPage): z.output<typeof CrawlPagesObject> {
+export function presentCrawlPages(page: CrawlPagesView): z.output<typeof CrawlPagesObject> {
   return {
-    id: page.crawl.id,
-    crawl_id: page.crawl.id,
+    id: page.crawlId,
+    crawl_id: page.crawlId,
     object: 'crawl',
-    status: page.crawl.status,
-    pages_count: page.total,
+    status: page.status,
+    pages_count: page.pagesCount,
     pages: page.pages.map((p) => ({
       id: p.id,
       retrieve_id: p.retrieveId,
@@ -121,7 +119,7 @@ export function presentCrawlPages(page: CrawlPagesPage): z.output<typeof CrawlPa
       depth: p.depth,
     })),
     metadata: { external_urls: page.externalUrls, failed_urls: page.failedUrls },
-    ...(page.nextCursor !== null ? { cursor: page.nextCursor } : {}),
+    ...(page.cursor !== null ? { cursor: page.cursor } : {}),
   };
 }
 

@@ -12,7 +12,9 @@ import type { WebhookUrlPolicy } from '../webhooks/webhook-url.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { CRAWL_JOB } from './crawl-run.job.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
-import { CrawlPagesReader, type CrawlPagesPage } from './crawl-pages.js';
+import { CrawlPagesReader } from './crawl-pages.js';
+import { crawlView, type CrawlPagesView, type CrawlView } from './crawl.view.js';
+import type { CrawlProgressEvent } from '../../pubsub/events.js';
 import { progressEvent } from './crawl-progress.js';
 import { Crawl } from './crawl.entity.js';
 import { CRAWL_LIMITS, type CreateCrawlCommand, type PreviewCrawlFilterCommand } from './crawl.schema.js';
@@ -56,7 +58,7 @@ export class CrawlService {
     this.pagesReader = new CrawlPagesReader(deps.orm);
   }
 
-  async create(actor: Actor, command: CreateCrawlCommand): Promise<Crawl> {
+  async create(actor: Actor, command: CreateCrawlCommand): Promise<CrawlView> {
     const { policy } = this.deps;
     const startUrl = await this.checkStartUrl(command.start_url);
     if (command.max_pages > policy.maxPages) {
@@ -112,10 +114,20 @@ export class CrawlService {
     });
     this.deps.work?.notify();
     await this.deps.pubsub.publish(progressEvent(crawl, { ...crawl, status: crawl.status }));
-    return crawl;
+    return crawlView(crawl);
   }
 
-  async get(actor: Actor, id: string): Promise<Crawl> {
+  async get(actor: Actor, id: string): Promise<CrawlView> {
+    return crawlView(await this.find(actor, id));
+  }
+
+  /** The crawl's progress now (404 for another team's crawl): the first event a subscriber gets. */
+  async progress(actor: Actor, id: string): Promise<CrawlProgressEvent> {
+    const crawl = await this.find(actor, id);
+    return progressEvent(crawl, crawl);
+  }
+
+  private async find(actor: Actor, id: string): Promise<Crawl> {
     const crawl = await this.deps.orm.em.fork().findOne(Crawl, { id, teamId: actor.teamId });
     if (!crawl) throw errors.notFound('crawl', id);
     return crawl;
@@ -124,13 +136,16 @@ export class CrawlService {
   async list(
     actor: Actor,
     query: { cursor?: number; limit?: number },
-  ): Promise<{ crawls: Crawl[]; nextCursor: number | null }> {
+  ): Promise<{ crawls: CrawlView[]; nextCursor: number | null }> {
     const limit = query.limit ?? CRAWL_LIMITS.pageSize.default;
     const offset = query.cursor ?? 0;
     const [crawls, total] = await this.deps.orm.em
       .fork()
       .findAndCount(Crawl, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
-    return { crawls, nextCursor: offset + crawls.length < total ? offset + crawls.length : null };
+    return {
+      crawls: crawls.map(crawlView),
+      nextCursor: offset + crawls.length < total ? offset + crawls.length : null,
+    };
   }
 
   /** The crawl's pages in the order they were recorded; readable while the crawl runs. */
@@ -138,13 +153,22 @@ export class CrawlService {
     actor: Actor,
     id: string,
     query: { cursor?: number; limit?: number; search_query?: string },
-  ): Promise<CrawlPagesPage> {
-    const crawl = await this.get(actor, id);
-    return this.pagesReader.read(crawl, {
+  ): Promise<CrawlPagesView> {
+    const crawl = await this.find(actor, id);
+    const page = await this.pagesReader.read(crawl, {
       offset: query.cursor ?? 0,
       limit: query.limit ?? CRAWL_LIMITS.pageSize.default,
       searchQuery: query.search_query?.trim() || null,
     });
+    return {
+      crawlId: crawl.id,
+      status: crawl.status,
+      pages: page.pages,
+      pagesCount: page.total,
+      externalUrls: page.externalUrls,
+      failedUrls: page.failedUrls,
+      cursor: page.nextCursor,
+    };
   }
 
   /** Which of `urls` a filter set keeps, and the pattern that decided (the crawl's exact semantics). */

@@ -10,6 +10,7 @@ import { crawlRunHandler, crawlRunKind } from './crawl-run.job.js';
 import { CrawlSchema } from './crawl.entity.js';
 import { CrawlService } from './crawl.service.js';
 import { CRAWL_SETTINGS, crawlSettings } from './crawl.settings.js';
+import { crawlGraphQL } from './crawls.graphql.js';
 import { crawlRoutes } from './crawls.routes.js';
 
 /** Crawls: one job per crawl on the queue, leased to a runner that feeds the crawl engine from the frontier. */
@@ -43,6 +44,7 @@ export const crawlsModule = defineModule({
     };
   },
   routes: ({ crawls }) => crawlRoutes({ crawls }),
+  graphql: (kit, { crawls }) => crawlGraphQL(kit, crawls),
   jobs: ({ crawlRecords, crawlProgress }, ctx) => [
     {
       spec: crawlRunKind(

@@ -2,6 +2,7 @@ import { defineModule } from '../../module/app-module.js';
 import { UrlMapSchema } from './map.entity.js';
 import { createMapService } from './map.service.js';
 import { MAP_SETTINGS, mapSettings } from './map.settings.js';
+import { mapGraphQL } from './maps.graphql.js';
 import { mapRoutes } from './maps.routes.js';
 
 /** `POST /v1/maps`: a site's URLs from its sitemaps and links, stored and served in pages. */
@@ -23,4 +24,5 @@ export const mapsModule = defineModule({
     }),
   }),
   routes: ({ maps }) => mapRoutes({ maps }),
+  graphql: (kit, { maps }) => mapGraphQL(kit, maps),
 });

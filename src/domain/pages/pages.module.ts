@@ -3,6 +3,7 @@ import { defineModule } from '../../module/app-module.js';
 import { PageContentStore } from './page-content.js';
 import { PageViews } from './page-views.js';
 import { PageSchema } from './page.entity.js';
+import { pagesGraphQL } from './pages.graphql.js';
 import { retrieveRoutes } from './retrieve.routes.js';
 
 const PURGE_CHUNK = 500;
@@ -19,6 +20,7 @@ export const pagesModule = defineModule({
     return { pages: new PageViews(ctx.orm, content), pageContent: content };
   },
   routes: ({ pages }) => retrieveRoutes({ pages }),
+  graphql: (kit, { pages }) => pagesGraphQL(kit, pages),
   maintenance: ({ pageContent }, { orm, config }) => [
     // Pages older than RETENTION_DAYS go with their objects (scrapes go with their page).
     async (now) => {

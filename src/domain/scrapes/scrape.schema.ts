@@ -13,29 +13,33 @@ const selector = z.string().trim().min(1, { error: 'must not be empty' }).max(20
 const ms = (max: number) => z.number().int().min(0).max(max);
 
 /** Browser actions (decisions.md, "Scrapes"). Unknown properties are kept and ignored. */
-export const ActionSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.looseObject({ type: z.literal('wait'), milliseconds: ms(ACTION_LIMITS.totalWaitMs) }),
-    z.looseObject({ type: z.literal('wait_for'), selector, timeout: ms(ACTION_LIMITS.selectorTimeoutMs).optional() }),
-    z.looseObject({ type: z.literal('click'), selector }),
-    z.looseObject({ type: z.literal('fill_input'), selector, value: z.string().max(100_000) }),
-    z.looseObject({ type: z.literal('press'), key: z.string().min(1).max(100) }),
-    z.looseObject({
-      type: z.literal('scroll'),
-      direction: z.enum(['up', 'down', 'left', 'right']),
-      amount: z.number().int().min(1).max(1_000_000).optional(),
-    }),
-    z.looseObject({ type: z.literal('hover'), selector }),
-    z.looseObject({ type: z.literal('execute_js'), script: z.string().min(1).max(100_000) }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? 'type must be one of wait, wait_for, click, fill_input, press, scroll, hover, execute_js'
-        : undefined,
-  },
-);
+export const ActionSchema = z
+  .discriminatedUnion(
+    'type',
+    [
+      z.looseObject({ type: z.literal('wait'), milliseconds: ms(ACTION_LIMITS.totalWaitMs) }),
+      z.looseObject({ type: z.literal('wait_for'), selector, timeout: ms(ACTION_LIMITS.selectorTimeoutMs).optional() }),
+      z.looseObject({ type: z.literal('click'), selector }),
+      z.looseObject({ type: z.literal('fill_input'), selector, value: z.string().max(100_000) }),
+      z.looseObject({ type: z.literal('press'), key: z.string().min(1).max(100) }),
+      z.looseObject({
+        type: z.literal('scroll'),
+        direction: z.enum(['up', 'down', 'left', 'right']),
+        amount: z.number().int().min(1).max(1_000_000).optional(),
+      }),
+      z.looseObject({ type: z.literal('hover'), selector }),
+      z.looseObject({ type: z.literal('execute_js'), script: z.string().min(1).max(100_000) }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? 'type must be one of wait, wait_for, click, fill_input, press, scroll, hover, execute_js'
+          : undefined,
+    },
+  )
+  .describe(
+    'A browser action; `type` (wait, wait_for, click, fill_input, press, scroll, hover, execute_js) decides which other fields it needs.',
+  );
 export type ActionInput = z.output<typeof ActionSchema>;
 
 /** Time an action list may spend waiting on purpose (`wait` and `wait_for` timeouts). */
@@ -55,10 +59,14 @@ const ActionsSchema = z
   });
 
 export const LinksOnPageSchema = z.looseObject({
-  absolute_links: z.boolean().optional(),
-  query_to_order_links_by: z.string().max(1000).optional(),
-  include_links: z.array(z.string().min(1).max(2000)).max(100).optional(),
-  exclude_links: z.array(z.string().min(1).max(2000)).max(100).optional(),
+  absolute_links: z.boolean().optional().describe('Resolve links against the page URL (default true).'),
+  query_to_order_links_by: z.string().max(1000).optional().describe('Orders links by relevance to this query.'),
+  include_links: z
+    .array(z.string().min(1).max(2000))
+    .max(100)
+    .optional()
+    .describe('URL globs: `/…` matches the path, `**` crosses segments.'),
+  exclude_links: z.array(z.string().min(1).max(2000)).max(100).optional().describe('URL globs; exclusion wins.'),
 });
 
 export const ParserRefSchema = z.looseObject({ id: z.string().min(1).max(200) });
@@ -79,13 +87,19 @@ const ScreenSizeSchema = z
 const ScreenshotSchema = z.union([z.boolean(), z.looseObject({ full_page: z.boolean().optional() })]);
 
 const RemoveCssSelectorsSchema = z
-  .union([
-    z.literal('default'),
-    z.literal('none'),
-    z.array(z.string().min(1).max(2000)).max(200),
-    z.string().min(1).max(100_000),
-  ])
-  .describe('"default", "none", an array of CSS selectors, or that array as a JSON string.');
+  .preprocess(
+    // GraphQL can only send a list: ["default"] and ["none"] mean "default" and "none".
+    (v) => (Array.isArray(v) && v.length === 1 && (v[0] === 'default' || v[0] === 'none') ? v[0] : v),
+    z.union([
+      z.literal('default'),
+      z.literal('none'),
+      z.array(z.string().min(1).max(2000)).max(200),
+      z.string().min(1).max(100_000),
+    ]),
+  )
+  .describe(
+    '"default", "none" (or a list of just that word), an array of CSS selectors, or that array as a JSON string.',
+  );
 
 /** The scrape options shared by a single scrape, batch items and crawl pages. */
 export const ScrapeOptionsShape = {
@@ -93,7 +107,8 @@ export const ScrapeOptionsShape = {
     .array(z.enum(SCRAPE_FORMATS))
     .min(1, { error: 'must list at least one format' })
     .transform((formats) => [...new Set(formats)])
-    .optional(),
+    .optional()
+    .describe('markdown (default), html, text, json, raw_pdf, screenshot.'),
   wait_before_scraping: ms(30_000).optional().describe('Milliseconds to wait after load (browser), at most 30000.'),
   country: z
     .string()
@@ -109,7 +124,10 @@ export const ScrapeOptionsShape = {
   links_on_page: LinksOnPageSchema.optional(),
   screenshot: ScreenshotSchema.optional(),
   screen_size: ScreenSizeSchema.optional(),
-  transformer: z.enum(['none', 'readability', 'postlight']).optional(),
+  transformer: z
+    .enum(['none', 'readability', 'postlight'])
+    .optional()
+    .describe('none (default), readability, postlight: main-content extraction before conversion.'),
   engine: z.string().min(1).max(50).optional().describe('Extension: force an engine by id (`http`, `playwright`).'),
 };
 

@@ -3,6 +3,7 @@ import { pagesModule } from '../pages/pages.module.js';
 import { ScrapeExecutor } from './scrape-executor.js';
 import { ScrapeSchema } from './scrape.entity.js';
 import { ScrapeService } from './scrape.service.js';
+import { scrapeGraphQL } from './scrapes.graphql.js';
 import { scrapeRoutes } from './scrapes.routes.js';
 
 /** `POST /v1/scrapes`, and the executor every page of the service goes through (batches and crawls too). */
@@ -24,4 +25,5 @@ export const scrapesModule = defineModule({
     return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor };
   },
   routes: ({ scrapes }) => scrapeRoutes({ scrapes }),
+  graphql: (kit, { scrapes }) => scrapeGraphQL(kit, scrapes),
 });

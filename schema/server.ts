@@ -3,14 +3,15 @@ import type { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { buildSchema } from '../../schema/index.js';
-import type { GraphQLContext } from '../../schema/context.js';
-import { useCredentialLifetime } from '../../schema/credential-lifetime.js';
-import { createErrorShaping, useEnvelopedValidationErrors, type GraphQLErrorShaping } from '../../schema/errors.js';
-import { renderGraphiQLPage } from '../../schema/graphiql.js';
-import { useGraphQLLimits } from '../../schema/limits.js';
-import type { Container } from '../container.js';
-import type { Actor } from '../domain/auth/actor.js';
+import type { GraphQLContext } from '../src/module/graphql.js';
+import { buildSchema } from './index.js';
+import { APP_MODULES } from '../src/modules.js';
+import { useCredentialLifetime } from './credential-lifetime.js';
+import { createErrorShaping, useEnvelopedValidationErrors, type GraphQLErrorShaping } from './errors.js';
+import { renderGraphiQLPage } from './graphiql.js';
+import { useGraphQLLimits } from './limits.js';
+import type { Container } from '../src/container.js';
+import type { Actor } from '../src/domain/auth/actor.js';
 
 interface ServerContext {
   /** Over WebSocket: the actor authenticated from connectionParams at connect time. */
@@ -38,10 +39,10 @@ const CLOSE_FORBIDDEN = 4403;
  * request is bounded (schema/limits.ts) before anything executes.
  */
 export function createGraphQL(container: Container): GraphQLServer {
-  const { services, pubsub, logger, urls } = container;
+  const { services, pubsub, logger, urls, modules } = container;
   const shaping = createErrorShaping({ docsUrl: () => urls.docs(), logger });
   const yoga = createYoga<ServerContext, GraphQLContext>({
-    schema: buildSchema(),
+    schema: buildSchema(APP_MODULES, (module) => modules.servicesOf(module)),
     graphqlEndpoint: '/graphql',
     logging: false,
     landingPage: false,
@@ -70,7 +71,6 @@ export function createGraphQL(container: Container): GraphQLServer {
         }
       }
       return {
-        services,
         pubsub,
         transport: wsActor ? 'websocket' : 'http',
         actor: () => {
