@@ -20,6 +20,10 @@ import { BACKGROUND_LANE, type ModuleJob, type ModuleLane } from './module/app-m
 import { buildModules, type BuiltModules } from './module/build-modules.js';
 import type { PublicUrls } from './module/module-context.js';
 import { APP_MODULES, type ModuleServices } from './modules.js';
+import { createModelRegistry } from './models/model-registry.js';
+import { createSearchRegistry } from './search/search-registry.js';
+import { createModelSetup } from '../plugins/models/index.js';
+import { createSearchSetup } from '../plugins/search/index.js';
 import { createParserRegistry } from './parsers/parser.js';
 import { createContentPipeline } from './pipeline/content-pipeline.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
@@ -145,7 +149,15 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const queue = new JobQueue(db.orm);
     let crawlEngine: CrawlEngine | null = null;
     closers.unshift(async () => crawlEngine?.close?.());
-    const modules = buildModules(
+    const models = createModelRegistry(createModelSetup(config, { guard, resolve: options.resolve }));
+    const search = createSearchRegistry(createSearchSetup(config, { guard, resolve: options.resolve }));
+    closers.unshift(async () => {
+      await models.close();
+      await search.close();
+    });
+    let live: LiveConnections | null = null;
+    let modules: BuiltModules | null = null;
+    modules = buildModules(
       APP_MODULES,
       {
         config,
@@ -170,20 +182,24 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
             dataDir: config.dataDir,
             browserSlots: config.browser.poolSize,
           })),
+        models,
+        search,
+        liveConnections: () => live!,
+        routes: () => modules!.routes(),
       },
       (module) => (module.configKey ? (config as unknown as Record<string, unknown>)[module.configKey] : undefined),
     );
     const maintenance = maintenanceJob(modules, queue, config, logger);
     queue.define(maintenance.spec);
     const services = modules.services as Services;
-    const live = createLiveConnections({
+    live = createLiveConnections({
       pubsub,
       revokedAmong: (keyIds) => services.auth.revokedAmong(keyIds),
       onRevoked: (keyId) => services.auth.forgetKey(keyId),
       recheckMs: services.auth.keyCacheMs,
       logger,
     });
-    closers.unshift(async () => live.close());
+    closers.unshift(async () => live?.close());
     return {
       config,
       role,

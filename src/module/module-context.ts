@@ -12,7 +12,11 @@ import type { PubSub } from '../pubsub/pubsub.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { JobQueue } from '../workers/queue/job-queue.js';
 import type { WorkSignal } from '../workers/work-signal.js';
+import type { LiveConnections } from '../domain/auth/live-connections.js';
+import type { ModelRegistry } from '../models/model-registry.js';
+import type { SearchRegistry } from '../search/search-registry.js';
 import type { AppModule } from './app-module.js';
+import type { AnyRoute } from './route.js';
 
 /** Public addresses of this deployment; the bound port is known only after listen. */
 export interface PublicUrls {
@@ -51,6 +55,17 @@ export interface ModuleContext<C = unknown> {
   readonly urls: PublicUrls;
   /** The crawl engine (made on first use: it loads Crawlee). */
   crawlEngine(): CrawlEngine;
+  /** Model providers (MODEL_*); `default()` is null when none is configured. */
+  readonly models: ModelRegistry;
+  /** Search providers (SEARXNG_URL; modules register theirs, like the stored pages' full text). */
+  readonly search: SearchRegistry;
+  /**
+   * Long-lived connections by credential (sockets, event streams): a stream a module opens
+   * registers here and is ended when its key is revoked or its token expires.
+   */
+  liveConnections(): LiveConnections;
+  /** Every module's REST operations (for calling one in-process, as schedules do). */
+  routes(): AnyRoute[];
   /** The services of another module (built first if need be; a cycle is an error). */
   use<S extends object>(module: AppModule<S, string, never> | AppModule<S, string, unknown>): S;
 }

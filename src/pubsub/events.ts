@@ -1,9 +1,26 @@
 /**
  * Every progress event the service publishes. GraphQL subscriptions, SSE streams and
  * webhooks read them from the pubsub; each names its team so subscribers see only theirs.
- * Add a member to this union to add an event; payloads stay small (NOTIFY carries ≤ 8 kB).
+ * Modules define their own events as `ModuleEvent`s (no edit here); payloads stay small
+ * (NOTIFY carries ≤ 8 kB).
  */
-export type DomainEvent = ApiKeyEvent | BatchProgressEvent | CrawlProgressEvent;
+export type DomainEvent = ApiKeyEvent | BatchProgressEvent | CrawlProgressEvent | ModuleEvent;
+
+/**
+ * An event a module defines: its `type` is `<module>.<what>` (`monitor.progress`), and
+ * `subject` names the resource whose channel it also goes to (`monitor:<id>`).
+ *
+ * @example
+ * await pubsub.publish({ type: 'monitor.progress', teamId, subject: { kind: 'monitor', id }, at: Date.now(), phase: 'planning' });
+ */
+export interface ModuleEvent {
+  type: `${string}.${string}`;
+  teamId: string;
+  subject?: { kind: string; id: string };
+  /** Epoch milliseconds. */
+  at: number;
+  [field: string]: unknown;
+}
 
 export interface ApiKeyEvent {
   type: 'api_key.created' | 'api_key.revoked';
@@ -48,10 +65,23 @@ export type DomainEventType = DomainEvent['type'];
 /** Channels an event is delivered on: its team's, and its resource's when it has one. */
 export function channelsOf(event: DomainEvent): string[] {
   const channels = [teamChannel(event.teamId)];
-  if ('keyId' in event) channels.push(resourceChannel('key', event.keyId));
-  if ('batchId' in event) channels.push(resourceChannel('batch', event.batchId));
-  if ('crawlId' in event) channels.push(resourceChannel('crawl', event.crawlId));
+  const subject = subjectOf(event);
+  if (subject) channels.push(resourceChannel(subject.kind, subject.id));
   return channels;
+}
+
+function subjectOf(event: DomainEvent): { kind: string; id: string } | null {
+  const e = event as {
+    subject?: { kind: string; id: string };
+    keyId?: unknown;
+    batchId?: unknown;
+    crawlId?: unknown;
+  };
+  if (e.subject) return e.subject;
+  if (typeof e.keyId === 'string') return { kind: 'key', id: e.keyId };
+  if (typeof e.batchId === 'string') return { kind: 'batch', id: e.batchId };
+  if (typeof e.crawlId === 'string') return { kind: 'crawl', id: e.crawlId };
+  return null;
 }
 
 export const teamChannel = (teamId: string) => `team:${teamId}`;

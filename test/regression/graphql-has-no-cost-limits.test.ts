@@ -100,7 +100,10 @@ describe('refusals before execution, while REST answers', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: `{"query":${query},"variables":{"m":${metadata}}}`,
     });
-    expectRefused({ status: res.status, body: (await res.json()) as GqlBody }, /^\$m\.a\.a\.a…: arrays and objects nested more than 64 deep/);
+    expectRefused(
+      { status: res.status, body: (await res.json()) as GqlBody },
+      /^\$m\.a\.a\.a…: arrays and objects nested more than 64 deep/,
+    );
   });
 });
 

@@ -36,6 +36,11 @@ export function idempotency(
       throw err;
     }
     const res = c.res;
+    if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // A stream cannot be replayed (nor buffered here): the key is released, as for a 5xx.
+      await service.finish(actor.teamId, key, { statusCode: 500, body: '', headers: {} });
+      return;
+    }
     const body = await res.clone().text();
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
