@@ -30,6 +30,22 @@ export function unstorable(text: string): string | null {
   return null;
 }
 
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, 'g');
+
+/**
+ * `value` with every string (and object key) made storable: NUL characters dropped, unpaired
+ * surrogates replaced by U+FFFD. For what the service reads from the web (a page's title,
+ * links, script output): not client input to refuse, but text to keep.
+ */
+export function toStorable<T>(value: T): T {
+  if (typeof value === 'string') {
+    return (unstorable(value) ? value.replaceAll('\u0000', '').replace(UNPAIRED_SURROGATES, '\ufffd') : value) as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => toStorable(v)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [toStorable(k), toStorable(v)])) as T;
+}
+
 /** The first object or array nested deeper than `max` levels, or null. Recursion stops at `max`. */
 export function depthProblem(value: unknown, max = MAX_INPUT_DEPTH): InputProblem | null {
   const visit = (v: unknown, level: number, path: (string | number)[]): InputProblem | null => {

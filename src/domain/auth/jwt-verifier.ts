@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { errors } from '../../errors.js';
+import { unstorable } from '../../input-rules.js';
 
 export interface JwtSettings {
   issuer: string;
@@ -38,6 +39,9 @@ export function createJwtVerifier(settings: JwtSettings): (token: string) => Pro
     if (typeof teamRef !== 'string' || teamRef.length === 0 || teamRef.length > 200) {
       throw errors.unauthorized(`access token has no string claim "${settings.teamClaim}" naming the team`);
     }
+    // The team is looked up and stored by this name: text Postgres cannot store is no name.
+    if (unstorable(teamRef))
+      throw errors.unauthorized(`access token's claim "${settings.teamClaim}" is not valid text`);
     return { subject: payload.sub, teamRef, expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000 };
   };
 }

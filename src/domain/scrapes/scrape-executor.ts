@@ -1,4 +1,5 @@
 import { abortReasonToError, createDeadline } from '../../engine/deadline.js';
+import { toStorable } from '../../input-rules.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
 import type { ProxyPool } from '../../engine/proxy-pool.js';
 import type { EngineRegistry } from '../../engine/registry.js';
@@ -168,12 +169,13 @@ export class ScrapeExecutor {
       teamId: request.teamId,
       source: request.source,
       url: normalizeTargetHref(request.url),
-      finalUrl: snapshot.finalUrl,
+      // What the page says is stored as text Postgres accepts (a NUL in a title would be refused).
+      finalUrl: toStorable(snapshot.finalUrl),
       statusCode: snapshot.statusCode,
       formats,
-      pageMetadata: pageMetadata(snapshot, converted),
-      links: converted?.links ?? null,
-      actionsOutput: snapshot.actionsOutput ?? null,
+      pageMetadata: toStorable(pageMetadata(snapshot, converted)),
+      links: toStorable(converted?.links ?? null),
+      actionsOutput: toStorable(snapshot.actionsOutput ?? null),
       createdAt: new Date(),
     });
     return {
