@@ -1,6 +1,7 @@
 import { authModule } from './domain/auth/auth.module.js';
 import { batchesModule } from './domain/batches/batches.module.js';
 import { crawlsModule } from './domain/crawls/crawls.module.js';
+import { filesModule } from './domain/files/files.module.js';
 import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
@@ -24,6 +25,7 @@ export const MODULES = [
   batchesModule,
   mapsModule,
   crawlsModule,
+  filesModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
