@@ -122,9 +122,13 @@ export class FileService {
 
   /** A short-lived URL of a completed file's content. */
   async download(actor: Actor, id: string): Promise<FileDownloadView> {
-    const file = await this.completed(actor, id);
+    return this.downloadOf(actor, fileView(await this.completed(actor, id)));
+  }
+
+  /** {@link download} of a file already read for `actor` (no second look in the database). */
+  async downloadOf(actor: Actor, file: FileView): Promise<FileDownloadView> {
     const expiresIn = this.deps.settings.downloadExpiresSeconds;
-    const downloadUrl = await this.deps.blobs.signedGetUrl(fileKeys(file.teamId, file.id).content, {
+    const downloadUrl = await this.deps.blobs.signedGetUrl(fileKeys(actor.teamId, file.id).content, {
       expiresInSeconds: expiresIn,
       filename: file.filename,
     });

@@ -31,7 +31,7 @@ export function fileGraphQL(kit: GraphQLKit, files: FileService): void {
         nullable: true,
         description: 'A short-lived URL of the content (completed files only).',
         resolve: async (f, _, ctx) =>
-          f.status === 'completed' ? (await files.download(ctx.actor(), f.id)).downloadUrl : null,
+          f.status === 'completed' ? (await files.downloadOf(ctx.actor(), f)).downloadUrl : null,
       }),
     }),
   });
