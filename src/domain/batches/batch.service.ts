@@ -29,14 +29,42 @@ export interface BatchServiceDeps {
   webhookUrls: WebhookUrlPolicy;
   /** Wakes this process's job supervisor when a batch is queued. */
   work?: WorkSignal;
+  /** Where `file_id` batches read their items (the files module); without it `file_id` is refused. */
+  files?: BatchFileSource;
+}
+
+/** A completed `purpose: "batch"` file's items and batch options (the files module provides it). */
+export interface BatchFileSource {
+  /** 404 for an unknown file of the actor's team, 400 for one not completed or of another purpose. */
+  readBatchItems(
+    actor: Actor,
+    fileId: string,
+  ): Promise<{
+    items: NonNullable<CreateBatchCommand['items']>;
+    options: Omit<CreateBatchCommand, 'items' | 'file_id'>;
+  }>;
 }
 
 /** Batches: accepted at once (items inserted in bulk), run by the workers, read back in pages. */
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
+  /** A batch of inline `items`, or of the items of a completed batch file (`file_id`). */
   async create(actor: Actor, command: CreateBatchCommand): Promise<BatchView> {
-    const { items, metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
+    const { items, file_id, ...requested } = command;
+    if (file_id === undefined) return this.createOf(actor, items!, requested);
+    if (!this.deps.files) throw errors.validation('file_id: batches from files are not available');
+    const file = await this.deps.files.readBatchItems(actor, file_id);
+    // The file's own batch options (its object layout) apply unless the request sets them too.
+    return this.createOf(actor, file.items, { ...file.options, ...requested });
+  }
+
+  private async createOf(
+    actor: Actor,
+    items: NonNullable<CreateBatchCommand['items']>,
+    command: Omit<CreateBatchCommand, 'items' | 'file_id'>,
+  ): Promise<BatchView> {
+    const { metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
     const targets = items.map((item, i) => this.checkItemUrl(item.url, `items[${i}].url`));
     const hook = webhook ?? webhook_url;
     const webhookUrl = hook
