@@ -73,6 +73,18 @@ export function describeUploadContract({ store, key }: UploadContractContext): v
       expect(await store().head(key('files/theirs.json'))).toBeNull();
     });
 
+    it('refuses an upload after its URL expired and keeps nothing', async () => {
+      const grant = await store().presignUpload(key('files/late.json'), {
+        expiresInSeconds: 1,
+        contentType: 'application/json',
+      });
+      // Expiry has one-second resolution: 2.2 s is past it whatever the sub-second start.
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      const response = await upload(grant, '{"late":true}');
+      expect(response.status).toBe(403);
+      expect(await store().head(key('files/late.json'))).toBeNull();
+    });
+
     it('stops an oversized upload while receiving, or shows its size to the caller', async () => {
       const grant = await grantFor('files/big.json', 1024);
       const response = await upload(grant, `"${'x'.repeat(4094)}"`);
