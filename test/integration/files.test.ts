@@ -332,4 +332,20 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
       code: 'invalid_file_purpose',
     });
   });
+
+  // Last: maintenance a little in the future also removes the pending files of the tests above.
+  it('maintenance removes an upload object a reused URL left after complete; the content stays', async () => {
+    const grant = await grantFor();
+    expect((await put(grant, '{"v":1}')).status).toBe(200);
+    expect((await complete(grant.id)).status).toBe(200);
+    const reused = await put(grant, '{"v":2}');
+    expect(reused.status).toBe(store === 'local' ? 403 : 200);
+    if (store === 's3') expect(await app.container.blobs.head(keysOf(grant.id).upload)).not.toBeNull();
+    const [task] = app.container.modules.maintenance().filter((t) => t.module === 'files');
+    const report = await task!.task(new Date(Date.now() + 601_000));
+    expect(report.file_uploads_swept).toBeGreaterThanOrEqual(1);
+    expect(await app.container.blobs.head(keysOf(grant.id).upload)).toBeNull();
+    expect((await app.container.blobs.get(keysOf(grant.id).content))?.toString()).toBe('{"v":1}');
+    expect((await get(`/v1/files/${grant.id}`)).status).toBe(200);
+  });
 });

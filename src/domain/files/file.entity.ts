@@ -22,6 +22,8 @@ export class StoredFile {
   error: string | null = null;
   createdAt: Date = new Date();
   completedAt: Date | null = null;
+  /** The upload object of a completed file was removed after its URL expired (maintenance). */
+  uploadSwept = false;
 }
 
 export const StoredFileSchema = new EntitySchema<StoredFile>({
@@ -40,5 +42,6 @@ export const StoredFileSchema = new EntitySchema<StoredFile>({
     error: { type: 'text', nullable: true },
     createdAt: columns.createdAt(),
     completedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    uploadSwept: { type: 'boolean', default: false },
   },
 });

@@ -87,23 +87,32 @@ export class FileService {
       throw err;
     }
     const pinned = await blobs.copy(keys.upload, keys.content, { ifMatch: checked.etag });
-    if (!pinned) throw uploadNotFound(id);
+    // Gone since it was checked: a concurrent complete moved it, or a delete removed the file.
+    if (!pinned) throw await this.lostRace(file, uploadNotFound(id));
     const rows = await exec<{ id: string }>(
       this.deps.orm.em.fork(),
       `update files set status = 'completed', bytes = ?, items = ?, completed_at = now()
        where id = ? and team_id = ? and status = 'pending' returning id`,
       [checked.bytes, checked.items, file.id, file.teamId],
     );
-    if (rows.length === 0) {
-      const now = await this.deps.orm.em.fork().findOne(StoredFile, { id: file.id });
-      if (!now) {
-        await blobs.deletePrefix(keys.prefix); // deleted meanwhile: drop what this complete copied
-        throw errors.notFound('file', id);
-      }
-      throw now.status === 'completed' ? alreadyCompleted(id) : failedBefore(now);
-    }
+    if (rows.length === 0) throw await this.lostRace(file, null);
     await blobs.delete(keys.upload);
     return this.get(actor, id);
+  }
+
+  /** Why a complete found the file moved on under it; `fallback` when it is still pending. */
+  private async lostRace(file: StoredFile, fallback: AppError | null): Promise<AppError> {
+    const current = await this.deps.orm.em.fork().findOne(StoredFile, { id: file.id });
+    if (!current) {
+      // Deleted meanwhile: drop whatever this complete copied after the delete.
+      await this.deps.blobs.deletePrefix(fileKeys(file.teamId, file.id).prefix);
+      return errors.notFound('file', file.id);
+    }
+    if (current.status === 'completed') return alreadyCompleted(file.id);
+    if (current.status === 'failed') return failedBefore(current);
+    return (
+      fallback ?? new AppError('conflict', 'file_changed', `file ${JSON.stringify(file.id)} changed; complete again`)
+    );
   }
 
   async get(actor: Actor, id: string): Promise<FileView> {
@@ -174,11 +183,32 @@ export class FileService {
    * Maintenance: deletes, with their bytes, files never completed whose upload URL expired and
    * completed files older than the retention.
    */
-  async purge(now: Date): Promise<{ files_expired: number; files_retained: number }> {
+  async purge(now: Date): Promise<{ files_expired: number; files_retained: number; file_uploads_swept: number }> {
     const cutoff = new Date(now.getTime() - this.deps.settings.retentionDays * 86_400_000);
     const expired = await this.purgeWhere(`status <> 'completed' and upload_expires_at < ?`, now);
     const retained = await this.purgeWhere(`status = 'completed' and completed_at < ?`, cutoff);
-    return { files_expired: expired, files_retained: retained };
+    return { files_expired: expired, files_retained: retained, file_uploads_swept: await this.sweepUploads(now) };
+  }
+
+  /**
+   * An S3 upload URL can be used again until it expires (S3 has no single-use URLs), recreating
+   * the `upload` object of a completed file; it never touches the content. Once the URL has
+   * expired, that object is removed for good.
+   */
+  private async sweepUploads(now: Date): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const rows = await exec<{ id: string; team_id: string }>(
+        this.deps.orm.em.fork(),
+        `update files set upload_swept = true where id in (
+           select id from files where status = 'completed' and not upload_swept and upload_expires_at < ? limit ?)
+         returning id, team_id`,
+        [now, PURGE_CHUNK],
+      );
+      await this.deps.blobs.delete(rows.map((row) => fileKeys(row.team_id, row.id).upload));
+      count += rows.length;
+      if (rows.length < PURGE_CHUNK) return count;
+    }
   }
 
   private async purgeWhere(condition: string, before: Date): Promise<number> {
