@@ -51,6 +51,24 @@ export function describeUploadContract({ store, key }: UploadContractContext): v
       expect((await upload(grant, '{}')).status).toBe(200);
     });
 
+    it('accepts any declared type, or none, when the grant says so', async () => {
+      for (const [name, headers] of [
+        ['plain', { 'content-type': 'text/plain;charset=UTF-8' }],
+        ['form', { 'content-type': 'application/x-www-form-urlencoded' }],
+        ['none', {}],
+      ] as const) {
+        const grant = await store().presignUpload(key(`files/any-${name}.json`), {
+          expiresInSeconds: 60,
+          contentType: 'application/json',
+          anyContentType: true,
+        });
+        expect(grant.enforced.contentType).toBe(false);
+        const response = await upload(grant, '{"any":true}', headers);
+        expect(response.status, name).toBe(200);
+        expect((await store().get(key(`files/any-${name}.json`)))?.toString()).toBe('{"any":true}');
+      }
+    });
+
     it("refuses a flipped signature, another key's signature and an added parameter", async () => {
       const mine = new URL((await grantFor('files/mine.json')).url);
       const theirs = new URL((await grantFor('files/theirs.json')).url);

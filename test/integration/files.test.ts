@@ -81,7 +81,8 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
     });
 
     const content = JSON.stringify({ facts: ['Zürich is in Switzerland', 'π ≈ 3.14159'], n: 42 });
-    const uploaded = await put(grant, content);
+    // The plainest PUT there is: fetch with a string body (it declares text/plain;charset=UTF-8).
+    const uploaded = await fetch(grant.upload_url, { method: 'PUT', body: content });
     expect(uploaded.status).toBe(200);
 
     const completedRes = await complete(grant.id);
@@ -184,6 +185,17 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
       expect((await expectEnvelope(await complete(grant.id), 400)).code).toBe('file_too_large');
     }
     await noBytes(grant.id);
+  });
+
+  it.each([
+    ['curl --data-binary', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['no content type', {}],
+    ['octet-stream', { 'content-type': 'application/octet-stream' }],
+  ])('accepts a PUT declaring %s; complete checks the bytes', async (_name, headers) => {
+    const grant = await grantFor('batch');
+    const body = JSON.stringify([{ custom_id: 'a', url: 'https://example.com/' }]);
+    expect((await put(grant, body, headers)).status).toBe(200);
+    expect(await (await complete(grant.id)).json()).toMatchObject({ status: 'completed', items_count: 1 });
   });
 
   it('answers 404 to complete before upload and 400 to a second complete', async () => {

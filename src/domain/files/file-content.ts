@@ -2,11 +2,9 @@ import { AppError } from '../../errors.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
 import { MAX_INPUT_DEPTH } from '../../validation.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { mediaTypeOf } from '../../storage/blob-store.js';
 import { readBatchFile } from './batch-file.js';
 import type { BatchFileItem, BatchFileSummary } from './batch-file.js';
 import type { FilePurpose } from './file.entity.js';
-import { FILE_CONTENT_TYPE } from './file-keys.js';
 import { validateJsonFile } from './json-validation.js';
 
 /** What complete learned about a valid upload. */
@@ -28,7 +26,7 @@ export function uploadNotFound(id: string): AppError {
 
 /**
  * Checks an upload as complete does, reading it once as a stream: size (S3 does not stop a
- * larger upload), type, then the JSON (and, for batch files, every item). The bytes checked are
+ * larger upload), then the JSON (and, for batch files, every item). The bytes checked are
  * the version `etag` names. Throws 400s for what is wrong with the file, 404 when it is missing.
  */
 export async function checkUpload(
@@ -49,13 +47,6 @@ export async function checkUpload(
         {
           metadata: { max_bytes: String(limits.maxBytes), bytes: String(info.size) },
         },
-      );
-    }
-    if (mediaTypeOf(info.contentType) !== FILE_CONTENT_TYPE) {
-      throw new AppError(
-        'validation',
-        'content_type_mismatch',
-        `the upload is ${info.contentType}, not ${FILE_CONTENT_TYPE}`,
       );
     }
     const json = { maxDepth: MAX_INPUT_DEPTH, maxBytes: limits.maxBytes, signal: limits.signal };

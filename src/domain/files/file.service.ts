@@ -45,6 +45,8 @@ export class FileService {
       expiresInSeconds: settings.uploadExpiresSeconds,
       contentType: FILE_CONTENT_TYPE,
       maxBytes: settings.maxBytes,
+      // Complete checks the bytes themselves; whatever type a plain client declares is fine.
+      anyContentType: true,
     });
     const file = Object.assign(new StoredFile(), {
       id,
