@@ -198,6 +198,23 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
     expect(await (await complete(grant.id)).json()).toMatchObject({ status: 'completed', items_count: 1 });
   });
 
+  it('completes once when two completes race', async () => {
+    const grant = await grantFor('batch');
+    const body = JSON.stringify(
+      Array.from({ length: 500 }, (_, i) => ({ custom_id: `r${i}`, url: `https://e.com/${i}` })),
+    );
+    expect((await put(grant, body)).status).toBe(200);
+    const results = await Promise.all([complete(grant.id), complete(grant.id), complete(grant.id)]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 400, 400]);
+    for (const res of results.filter((r) => r.status === 400)) {
+      expect((await expectEnvelope(res)).code).toBe('file_already_completed');
+    }
+    const file = (await (await get(`/v1/files/${grant.id}`)).json()) as Json;
+    expect(file).toMatchObject({ status: 'completed', items_count: 500, bytes: body.length });
+    expect((await app.container.blobs.get(keysOf(grant.id).content))?.toString()).toBe(body);
+  });
+
   it('answers 404 to complete before upload and 400 to a second complete', async () => {
     const grant = await grantFor();
     expect((await expectEnvelope(await complete(grant.id), 404)).code).toBe('upload_not_found');

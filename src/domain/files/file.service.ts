@@ -84,8 +84,12 @@ export class FileService {
     try {
       checked = await checkUpload(blobs, keys.upload, file, { maxBytes: settings.maxBytes, guard, signal });
     } catch (err) {
+      // Nothing there: never uploaded, or a concurrent complete (or delete) took it meanwhile.
+      if (err instanceof AppError && err.code === 'upload_not_found') throw await this.lostRace(file, err);
       // What is wrong with the file itself ends it: nothing of it is kept.
-      if (err instanceof AppError && err.kind === 'validation') await this.fail(file, err.detail);
+      if (err instanceof AppError && err.kind === 'validation' && !(await this.fail(file, err.detail))) {
+        throw await this.lostRace(file, err);
+      }
       throw err;
     }
     const pinned = await blobs.copy(keys.upload, keys.content, { ifMatch: checked.etag });
@@ -227,13 +231,23 @@ export class FileService {
     }
   }
 
-  private async fail(file: StoredFile, reason: string): Promise<void> {
-    await exec(
+  /**
+   * Marks a pending file failed and deletes its bytes; false when it was not pending any more
+   * (completed meanwhile: only the upload object, never the content, is removed then).
+   */
+  private async fail(file: StoredFile, reason: string): Promise<boolean> {
+    const rows = await exec<{ id: string }>(
       this.deps.orm.em.fork(),
-      `update files set status = 'failed', error = ? where id = ? and status = 'pending'`,
+      `update files set status = 'failed', error = ? where id = ? and status = 'pending' returning id`,
       [reason, file.id],
     );
-    await this.deps.blobs.deletePrefix(fileKeys(file.teamId, file.id).prefix);
+    const keys = fileKeys(file.teamId, file.id);
+    if (rows.length === 0) {
+      await this.deps.blobs.delete(keys.upload);
+      return false;
+    }
+    await this.deps.blobs.deletePrefix(keys.prefix);
+    return true;
   }
 
   private async completed(actor: Actor, id: string, purpose?: FilePurpose): Promise<StoredFile> {
