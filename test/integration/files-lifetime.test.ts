@@ -80,6 +80,22 @@ describe('file lifetime', () => {
     expect((await fetch(download.download_url)).status).toBe(404);
   });
 
+  it('removes what a PUT through a deleted file’s still-valid URL wrote, once the URL expired', async () => {
+    const grant = await grantFor();
+    const deleted = await app.request(`/v1/files/${grant.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(await status(grant.id)).toBe(404);
+    expect((await app.request(`/v1/files/${grant.id}`, { method: 'DELETE' })).status).toBe(404);
+    const list = (await (await app.request('/v1/files?limit=100')).json()) as Json;
+    expect(list.data.map((f: Json) => f.id)).not.toContain(grant.id);
+    // The URL still works until it expires: the bytes land, but belong to no file.
+    expect((await put(grant, '{"late":1}')).status).toBe(200);
+    expect((await complete(grant.id)).status).toBe(404);
+    expect((await bytesOf(grant.id))[0]).not.toBeNull();
+    await maintain(new Date(Date.now() + (TTL_S + 1) * 1000));
+    expect(await bytesOf(grant.id)).toEqual([null, null]);
+  });
+
   it('maintenance also deletes files refused at complete once their URL expired', async () => {
     const grant = await grantFor();
     expect((await put(grant, '{oops')).status).toBe(200);

@@ -2,8 +2,11 @@ import { BigIntType, EntitySchema } from '@mikro-orm/core';
 import { columns } from '../shared/columns.js';
 
 export type FilePurpose = 'context' | 'batch';
-/** `pending` until complete validates the upload; `failed` when it did not (its bytes are gone). */
-export type FileStatus = 'pending' | 'completed' | 'failed';
+/**
+ * `pending` until complete validates the upload; `failed` when it did not (its bytes are gone).
+ * `deleted` is never shown: a deleted file whose upload URL still works, kept until it expires.
+ */
+export type FileStatus = 'pending' | 'completed' | 'failed' | 'deleted';
 
 /** An uploaded JSON file: its bytes live in the blob store (see file-keys.ts). */
 export class StoredFile {

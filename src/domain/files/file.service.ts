@@ -109,7 +109,7 @@ export class FileService {
   /** Why a complete found the file moved on under it; `fallback` when it is still pending. */
   private async lostRace(file: StoredFile, fallback: AppError | null): Promise<AppError> {
     const current = await this.deps.orm.em.fork().findOne(StoredFile, { id: file.id });
-    if (!current) {
+    if (!current || current.status === 'deleted') {
       // Deleted meanwhile: drop whatever this complete copied after the delete.
       await this.deps.blobs.deletePrefix(fileKeys(file.teamId, file.id).prefix);
       return errors.notFound('file', file.id);
@@ -128,7 +128,11 @@ export class FileService {
   async list(actor: Actor, query: ListFilesCommand): Promise<{ files: FileView[]; nextCursor: number | null }> {
     const limit = query.limit ?? FILE_LIMITS.pageSize.default;
     const offset = query.cursor ?? 0;
-    const where = { teamId: actor.teamId, ...(query.purpose ? { purpose: query.purpose } : {}) };
+    const where = {
+      teamId: actor.teamId,
+      status: { $ne: 'deleted' as const },
+      ...(query.purpose ? { purpose: query.purpose } : {}),
+    };
     const [files, total] = await this.deps.orm.em
       .fork()
       .findAndCount(StoredFile, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
@@ -150,13 +154,27 @@ export class FileService {
     return { id: file.id, downloadUrl, expiresIn };
   }
 
-  /** Deletes the file and its bytes at once (a download URL given before answers 404). */
+  /**
+   * Deletes the file and its bytes at once (a download URL given before answers 404). While its
+   * upload URL still works, the row stays behind as a hidden `deleted` marker, so the bytes a
+   * late PUT through that URL writes are removed by maintenance once the URL has expired.
+   */
   async delete(actor: Actor, id: string): Promise<FileDeletionView> {
-    const rows = await exec<{ id: string }>(
-      this.deps.orm.em.fork(),
-      'delete from files where id = ? and team_id = ? returning id',
-      [id, actor.teamId],
+    const em = this.deps.orm.em.fork();
+    const params = [id, actor.teamId];
+    let rows = await exec<{ id: string }>(
+      em,
+      `update files set status = 'deleted' where id = ? and team_id = ? and status <> 'deleted'
+       and upload_expires_at > now() returning id`,
+      params,
     );
+    if (rows.length === 0) {
+      rows = await exec(
+        em,
+        `delete from files where id = ? and team_id = ? and status <> 'deleted' returning id`,
+        params,
+      );
+    }
     if (rows.length === 0) throw errors.notFound('file', id);
     await this.deps.blobs.deletePrefix(fileKeys(actor.teamId, id).prefix);
     return { id, deleted: true };
@@ -270,7 +288,9 @@ export class FileService {
   }
 
   private async find(actor: Actor, id: string): Promise<StoredFile> {
-    const file = await this.deps.orm.em.fork().findOne(StoredFile, { id, teamId: actor.teamId });
+    const file = await this.deps.orm.em
+      .fork()
+      .findOne(StoredFile, { id, teamId: actor.teamId, status: { $ne: 'deleted' } });
     if (!file) throw errors.notFound('file', id);
     return file;
   }

@@ -10,7 +10,8 @@ export interface FileView {
   /** Size in bytes of the validated content; 0 until completed. */
   bytes: number;
   purpose: FilePurpose;
-  status: FileStatus;
+  /** Never `deleted`: the service does not show deleted files. */
+  status: Exclude<FileStatus, 'deleted'>;
   /** Epoch seconds; null until completed. */
   completedAt: number | null;
   /** Epoch seconds the upload URL stops working (a file not uploaded by then is deleted). */
@@ -54,7 +55,7 @@ export function fileView(file: StoredFile): FileView {
     filename: file.filename,
     bytes: Number(file.bytes),
     purpose: file.purpose,
-    status: file.status,
+    status: file.status === 'deleted' ? 'failed' : file.status,
     completedAt: file.completedAt ? epochSeconds(file.completedAt) : null,
     uploadExpiresAt: epochSeconds(file.uploadExpiresAt),
     itemsCount: file.items,
