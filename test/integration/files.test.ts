@@ -352,6 +352,11 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
     const { grant } = await uploadAndComplete(`\uFEFF${content}`);
     const actor = { teamId: app.teamId } as never;
     expect(await app.container.services.files.readContextText(actor, grant.id)).toBe(content);
+    await expect(app.container.services.files.readContextText(actor, grant.id, { maxBytes: 10 })).rejects.toMatchObject(
+      {
+        code: 'file_too_large',
+      },
+    );
     const pending = await grantFor();
     await expect(app.container.services.files.readContextText(actor, pending.id)).rejects.toMatchObject({
       code: 'file_not_completed',

@@ -193,11 +193,23 @@ export class FileService {
 
   /**
    * The content of a completed `purpose: "context"` file of the actor's team, as text (valid
-   * UTF-8 JSON, checked by complete), for answers' `context_file_ids`. 404 for an unknown file,
-   * 400 for one of another purpose or not completed.
+   * UTF-8 JSON, checked by complete; a leading byte order mark dropped), for answers'
+   * `context_file_ids`. 404 for an unknown file; 400 `invalid_file_purpose`, `file_not_completed`,
+   * or `file_too_large` when it is larger than `options.maxBytes` (a caller's budget for text).
+   *
+   * @example
+   * const text = await ctx.use(filesModule).files.readContextText(actor, id, { maxBytes: 20 * 1024 * 1024 });
    */
-  async readContextText(actor: Actor, id: string): Promise<string> {
+  async readContextText(actor: Actor, id: string, options: { maxBytes?: number } = {}): Promise<string> {
     const file = await this.completed(actor, id, 'context');
+    if (options.maxBytes !== undefined && Number(file.bytes) > options.maxBytes) {
+      throw new AppError(
+        'validation',
+        'file_too_large',
+        `file ${JSON.stringify(id)} has ${file.bytes} bytes; at most ${options.maxBytes} can be used here`,
+        { metadata: { max_bytes: String(options.maxBytes) } },
+      );
+    }
     const bytes = await this.deps.blobs.get(fileKeys(file.teamId, file.id).content);
     if (!bytes) throw errors.notFound('file', id);
     return bytes.toString('utf8').replace(/^\uFEFF/, '');
