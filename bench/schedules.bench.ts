@@ -152,6 +152,10 @@ try {
   const byStatus = await conn.execute<{ status: string; n: number }[]>(
     `select status, count(*)::int as n from schedule_runs group by 1 order by 1`,
   );
+  const failures = await conn.execute<{ error: string; n: number }[]>(
+    `select coalesce(error, '') as error, count(*)::int as n from schedule_runs where status = 'failed'
+     group by 1 order by 2 desc limit 5`,
+  );
   const calls = [...arrivals.values()];
   const arrivalLate = calls.map((list) => list[0]! - due.getTime());
   const result = {
@@ -167,6 +171,7 @@ try {
     schedulesWithRuns: runs.length,
     schedulesWithMoreThanOneRun: runs.filter((r) => r.n > 1).length,
     runsTakenOver: runs.filter((r) => r.attempts > 1).length,
+    failures: Object.fromEntries(failures.map((f) => [f.error.slice(0, 200), f.n])),
     targetsCalled: calls.length,
     targetsCalledMoreThanOnce: calls.filter((l) => l.length > 1).length,
     latenessStartMs: summarise(runs.map((r) => r.late_ms)),
@@ -209,6 +214,7 @@ function renderReport(r: {
   schedulesWithRuns: number;
   schedulesWithMoreThanOneRun: number;
   runsTakenOver: number;
+  failures: Record<string, number>;
   targetsCalled: number;
   targetsCalledMoreThanOnce: number;
   latenessStartMs: ReturnType<typeof summarise>;
@@ -226,6 +232,7 @@ function renderReport(r: {
     `Machine: ${r.machine.cpus} CPUs, load ${r.machine.load.join(' / ')} at the end. Created in ${r.createSeconds} s.`,
     '',
     `- runs: ${JSON.stringify(r.runsByStatus)}; schedules with a run ${r.schedulesWithRuns}, with more than one ${r.schedulesWithMoreThanOneRun}; runs taken over ${r.runsTakenOver}`,
+    ...(Object.keys(r.failures).length ? [`- failed runs: ${JSON.stringify(r.failures)}`] : []),
     `- targets called ${r.targetsCalled}, more than once ${r.targetsCalledMoreThanOnce}`,
     `- every run recorded ${round(r.allFiredAfterMs / 1000, 1)} s after the due time`,
     '',

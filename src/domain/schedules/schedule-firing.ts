@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exec } from '../../db/sql.js';
+import { exec, type Row } from '../../db/sql.js';
 import type { Logger } from '../../logger.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
 import type { ClaimedJob, FailedJob, JobError, JobKindSpec } from '../../workers/queue/job-kind.js';
@@ -85,16 +85,20 @@ export class ScheduleFiring {
   ): Promise<{ schedule: Schedule; run: ScheduleRun } | null> {
     if (!(await queue.holds(em, job.id, job.owner))) return null;
     const due = new Date(job.payload.due);
-    const [row] = await exec(em, 'select * from schedules where id = ? for update', [job.payload.scheduleId]);
+    // The schedule (locked: a delete waits for this run to be recorded) and this due time's run, if any.
+    const [row] = await exec(
+      em,
+      `select s.*, to_jsonb(r.*) as due_run from schedules s
+       left join schedule_runs r on r.schedule_id = s.id and r.scheduled_for = ?
+       where s.id = ? for update of s`,
+      [due, job.payload.scheduleId],
+    );
     if (!row) {
       await queue.complete(em, job);
       return null;
     }
     const schedule = scheduleOf(row);
-    const [existing] = await exec(em, 'select * from schedule_runs where schedule_id = ? and scheduled_for = ?', [
-      schedule.id,
-      due,
-    ]);
+    const existing = row.due_run as Row | null;
     if (existing) {
       const run = scheduleRunOf(existing);
       if (run.status !== 'running') {
@@ -155,17 +159,19 @@ export class ScheduleFiring {
     const window = { timezone: schedule.expressionTimezone };
     let missed = 0;
     let after = due;
-    while (missed < MISSED_CAP) {
-      const batch = nextRuns(schedule.cronExpression, { ...window, after, count: MISSED_CHUNK });
-      const passed = batch.filter((d) => d.getTime() <= now.getTime());
-      missed += passed.length;
-      if (passed.length < batch.length || batch.length < MISSED_CHUNK) break;
+    for (;;) {
+      // One at a time first: nearly always the first run after `due` lies ahead and that is all.
+      const step = missed < 8 ? 1 : MISSED_CHUNK;
+      const batch = nextRuns(schedule.cronExpression, { ...window, after, count: step });
+      const passed = batch.filter((d) => d.getTime() <= now.getTime()).length;
+      missed += passed;
+      if (passed < batch.length) return { missed, next: batch[passed]! };
+      if (batch.length < step) return { missed, next: null }; // its years are over
+      if (missed >= MISSED_CAP) {
+        return { missed, next: nextRun(schedule.cronExpression, { ...window, after: now }) };
+      }
       after = batch.at(-1)!;
     }
-    return {
-      missed,
-      next: nextRun(schedule.cronExpression, { ...window, after: new Date(Math.max(now.getTime(), due.getTime())) }),
-    };
   }
 
   private async call(schedule: Schedule, run: ScheduleRun, signal: AbortSignal): Promise<CallOutcome> {
@@ -198,10 +204,13 @@ export class ScheduleFiring {
     runId: string,
     outcome: CallOutcome,
   ): Promise<{ schedule: Schedule; run: ScheduleRun }> {
-    const [run] = await exec(
+    const [row] = await exec(
       em,
-      `update schedule_runs set status = ?, finished_at = clock_timestamp(), http_status = ?, error = ?,
-         resource_id = ?, response_excerpt = ? where id = ? returning *`,
+      `with run as (
+         update schedule_runs set status = ?, finished_at = clock_timestamp(), http_status = ?, error = ?,
+           resource_id = ?, response_excerpt = ? where id = ? returning *
+       ), schedule as (${END_IF_DONE} where id = ? returning *)
+       select (select to_jsonb(run.*) from run) as run, (select to_jsonb(schedule.*) from schedule) as schedule`,
       [
         outcome.ok ? 'succeeded' : 'failed',
         outcome.httpStatus,
@@ -209,10 +218,10 @@ export class ScheduleFiring {
         outcome.resourceId,
         outcome.excerpt,
         runId,
+        scheduleId,
       ],
     );
-    const [schedule] = await exec(em, `${END_IF_DONE} where id = ? returning *`, [scheduleId]);
-    return { schedule: scheduleOf(schedule!), run: scheduleRunOf(run!) };
+    return { schedule: scheduleOf(row!.schedule as Row), run: scheduleRunOf(row!.run as Row) };
   }
 
   /** The job's last attempt was lost with its worker: the run is recorded failed, in the transaction that fails the job. */

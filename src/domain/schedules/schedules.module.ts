@@ -6,6 +6,7 @@ import { ScheduleCaller } from './schedule-caller.js';
 import { ScheduleEndpoints } from './schedule-endpoint.js';
 import { ScheduleFiring, scheduleFireKind } from './schedule-firing.js';
 import { ScheduleRunSchema, ScheduleSchema } from './schedule.entity.js';
+import { SCHEDULE_SETTINGS, scheduleSettings } from './schedule.settings.js';
 import { ScheduleService } from './schedule.service.js';
 import { scheduleGraphQL } from './schedules.graphql.js';
 import { scheduleRoutes } from './schedules.routes.js';
@@ -19,6 +20,9 @@ export const schedulesModule = defineModule({
   name: 'schedules',
   entities: [ScheduleSchema, ScheduleRunSchema],
   migrations: [{ name: '0010-schedules', class: Migration0010Schedules }],
+  settings: SCHEDULE_SETTINGS,
+  configKey: 'schedules',
+  config: scheduleSettings,
   services: (ctx) => {
     const endpoints = new ScheduleEndpoints(() => ctx.routes(), ctx.guard);
     let firing: ScheduleFiring | null = null;
@@ -36,7 +40,7 @@ export const schedulesModule = defineModule({
       scheduleFiring: () =>
         (firing ??= new ScheduleFiring({
           endpoints,
-          caller: new ScheduleCaller(createGuardedAgents(ctx.guard), ctx.guard),
+          caller: new ScheduleCaller(createGuardedAgents(ctx.guard), ctx.guard, ctx.settings.urlTimeoutMs),
           pubsub: ctx.pubsub,
           logger: ctx.logger,
         })),
@@ -48,7 +52,7 @@ export const schedulesModule = defineModule({
     {
       spec: scheduleFireKind(ctx.config.workers.leaseMs, scheduleFiring),
       lane: BACKGROUND_LANE,
-      concurrency: 50,
+      concurrency: ctx.settings.fireConcurrency,
       handler: () => scheduleFiring().handler() as never,
     },
   ],
