@@ -4,8 +4,8 @@ import { int, type ParsedOf, type SettingsTable } from '../../settings.js';
 export const SCHEDULE_SETTINGS = {
   SCHEDULE_FIRE_CONCURRENCY: {
     schema: int(0, 1000),
-    default: '50',
-    doc: 'Schedule firings one worker process makes at once (0: this process fires none). Each holds a database connection only while it records its run, so this may exceed DATABASE_POOL_SIZE.',
+    default: '16',
+    doc: 'Schedule firings one worker process makes at once (0: this process fires none). A firing holds a database connection only while it records its run, so this may exceed DATABASE_POOL_SIZE when calls are slow; far above it, firings queue for connections ahead of lease renewals, and a run whose lease lapses is taken over (its endpoint called again).',
   },
   SCHEDULE_URL_TIMEOUT_MS: {
     schema: int(1000, 300_000),
