@@ -4,18 +4,13 @@ import type { Logger } from '../../logger.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
 import type { ClaimedJob, FailedJob, JobError, JobKindSpec } from '../../workers/queue/job-kind.js';
 import type { JobHandler } from '../../workers/queue/job-worker.js';
-import { nextRun, nextRuns } from './cron/index.js';
+import { dueTimesAfter } from './schedule-due.js';
 import type { CallOutcome, ScheduleCaller } from './schedule-caller.js';
 import type { ScheduleEndpoints } from './schedule-endpoint.js';
 import { FIRE_KIND, fireJobId, scheduleOf, scheduleRunOf, type FirePayload } from './schedule-rows.js';
 import type { Schedule, ScheduleRun } from './schedule.entity.js';
 import { newRunId } from './schedule.service.js';
 import { scheduleRunView, type ScheduleRunView } from './schedule.view.js';
-
-/** Due times counted per step when a worker comes back after missing some. */
-const MISSED_CHUNK = 1000;
-/** Missed due times counted at most (a minutely schedule down for two years). */
-const MISSED_CAP = 1_000_000;
 
 /** The `schedule.run` event: a run started or finished (GraphQL `scheduleRuns`). */
 export type ScheduleRunEvent = {
@@ -119,7 +114,7 @@ export class ScheduleFiring {
       return null;
     }
     const now = this.deps.now?.() ?? new Date();
-    const { missed, next } = this.afterDue(schedule, due, now);
+    const { missed, next } = dueTimesAfter(schedule, due, now);
     const [inserted] = await exec(
       em,
       `insert into schedule_runs (id, schedule_id, team_id, scheduled_for, started_at, status, attempts, missed_runs)
@@ -147,31 +142,6 @@ export class ScheduleFiring {
       );
     }
     return { schedule: { ...schedule, nextRunAt: next, lastRunId: run.id }, run };
-  }
-
-  /**
-   * Due times after `due` that have passed by `now` (fired as this one run, not replayed), and
-   * the next due time after `now`; null when the schedule has none left (one-time, or its
-   * years are over).
-   */
-  private afterDue(schedule: Schedule, due: Date, now: Date): { missed: number; next: Date | null } {
-    if (schedule.type === 'onetime' || schedule.cronExpression === null) return { missed: 0, next: null };
-    const window = { timezone: schedule.expressionTimezone };
-    let missed = 0;
-    let after = due;
-    for (;;) {
-      // One at a time first: nearly always the first run after `due` lies ahead and that is all.
-      const step = missed < 8 ? 1 : MISSED_CHUNK;
-      const batch = nextRuns(schedule.cronExpression, { ...window, after, count: step });
-      const passed = batch.filter((d) => d.getTime() <= now.getTime()).length;
-      missed += passed;
-      if (passed < batch.length) return { missed, next: batch[passed]! };
-      if (batch.length < step) return { missed, next: null }; // its years are over
-      if (missed >= MISSED_CAP) {
-        return { missed, next: nextRun(schedule.cronExpression, { ...window, after: now }) };
-      }
-      after = batch.at(-1)!;
-    }
   }
 
   private async call(schedule: Schedule, run: ScheduleRun, signal: AbortSignal): Promise<CallOutcome> {
