@@ -5,6 +5,7 @@ import { filesModule } from './domain/files/files.module.js';
 import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
+import { schedulesModule } from './domain/schedules/schedules.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
 import { webhooksModule } from './domain/webhooks/webhooks.module.js';
@@ -26,6 +27,7 @@ export const MODULES = [
   mapsModule,
   crawlsModule,
   filesModule,
+  schedulesModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
