@@ -21,6 +21,7 @@ export const scrapesModule = defineModule({
       timeoutMs: ctx.config.scrape.timeoutMs,
       convertPool: ctx.convertPool,
       proxies: ctx.proxies,
+      models: ctx.models,
     });
     return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor };
   },
