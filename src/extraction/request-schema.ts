@@ -20,10 +20,11 @@ export interface ObjectSchema {
 }
 
 /**
- * The output shape of `llm_extract.schema`: a JSON Schema whose top level is an object (or an
- * example object such as `{"title": "", "price": 0}`, read as `schemaFromExample` does). A
- * schema that is not an object schema (a string, an array of items), larger than
- * MAX_SCHEMA_BYTES or otherwise unusable is a 400 `validation_error` naming `field`.
+ * The output shape of `llm_extract.schema`: a JSON Schema whose top level is an object, or an
+ * array (a list of products: what clients of the public service send), or an example object
+ * such as `{"title": "", "price": 0}` (read as `schemaFromExample` does). A schema of a single
+ * value (`{"type": "string"}`), larger than MAX_SCHEMA_BYTES or otherwise unusable is a 400
+ * `validation_error` naming `field`.
  *
  * @example
  * objectSchema({ type: 'object', properties: { price: { type: 'number' } } }, 'llm_extract.schema');
@@ -37,9 +38,9 @@ export function objectSchema(input: unknown, field: string): ObjectSchema {
   if (Object.keys(input).length === 0) throw fail('must describe at least one property');
   const json = looksLikeJsonSchema(input) ? input : schemaFromExample(input);
   const resolved = resolveSchema(json, field);
-  if (resolved.type !== 'object') {
+  if (resolved.type !== 'object' && resolved.type !== 'array') {
     throw fail(
-      `must be an object schema ({"type": "object", "properties": {...}}), not a schema of type ${resolved.type}`,
+      `must be an object schema ({"type": "object", "properties": {...}}) or an array schema, not a schema of type ${resolved.type}`,
     );
   }
   return { json, resolved };

@@ -108,6 +108,27 @@ describe('llm_extract without a model', () => {
     expect(JSON.parse(body.result.json_content)).toEqual({ price: 129.95, color: null });
   });
 
+  it('fills a list schema (the top level an array) from a table', async () => {
+    const res = await scrape({
+      url_to_scrape: site.url('/plans'),
+      formats: ['json'],
+      llm_extract: {
+        schema: {
+          type: 'array',
+          items: { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } },
+        },
+      },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Json;
+    expect(JSON.parse(body.result.json_content)).toEqual([
+      { plan: 'Starter', price: 0 },
+      { plan: 'Team', price: 12 },
+      { plan: 'Enterprise', price: null },
+    ]);
+    expect(body.warning).toMatch(/1 of 1 keys found: the list \(table/);
+  });
+
   it('leaves every key empty on a page that has none of them, and says so', async () => {
     const res = await scrape({
       url_to_scrape: site.url('/logo.png'),
@@ -267,11 +288,11 @@ describe('bad input', () => {
       /^llm_extract\.schema: must be an object schema/,
     ],
     [
-      'an array schema',
-      () => ({ url_to_scrape: url(), llm_extract: { schema: { type: 'array', items: { type: 'string' } } } }),
+      'a number schema',
+      () => ({ url_to_scrape: url(), llm_extract: { schema: { type: 'number' } } }),
       400,
       'validation_error',
-      /must be an object schema/,
+      /must be an object schema \(.*\) or an array schema, not a schema of type number/,
     ],
     [
       'an empty schema',
@@ -358,7 +379,7 @@ describe('bad input', () => {
     for (const json of batches) statuses.push((await app.request('/v1/batches', { method: 'POST', json })).status);
     const crawl = (scrape_options: unknown) =>
       app.request('/v1/crawls', { method: 'POST', json: { start_url: url(), max_pages: 2, scrape_options } });
-    statuses.push((await crawl({ llm_extract: { schema: { type: 'array' } } })).status);
+    statuses.push((await crawl({ llm_extract: { schema: { type: 'boolean' } } })).status);
     statuses.push((await crawl({ parser: { id: 'nope' } })).status);
     expect(statuses).toEqual([400, 400, 404, 400, 404]);
     expect(await storedCounts()).toEqual(before);

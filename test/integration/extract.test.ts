@@ -175,6 +175,25 @@ describe('llm_extract with a configured model', () => {
     });
   });
 
+  it('asks for a list schema inside an object (structured output wants one at the top) and answers the list', async () => {
+    const list = {
+      $defs: { Plan: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      type: 'array',
+      items: { $ref: '#/$defs/Plan' },
+    };
+    fake.reply({ json: { items: [{ name: 'Trail Runner 2' }] } });
+    const res = await scrape({ url_to_scrape: site.url('/product'), formats: ['json'], llm_extract: { schema: list } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(((await res.json()) as Json).result.json_content)).toEqual([{ name: 'Trail Runner 2' }]);
+    expect(fake.calls[0]!.body!.response_format!.json_schema!.schema).toEqual({
+      type: 'object',
+      properties: { items: { type: 'array', items: { $ref: '#/$defs/Plan' } } },
+      required: ['items'],
+      additionalProperties: false,
+      $defs: list.$defs,
+    });
+  });
+
   it('repairs a reply that breaks the schema once, telling the model what was wrong', async () => {
     fake.reply(
       { json: { name: 'Trail Runner 2', price: 'cheap' } },

@@ -17,6 +17,11 @@ export const CONTACT = `<!doctype html><html><head><title>Contact</title></head>
 <h1>Contact Ridge Outfitters</h1><p>Write to <a href="mailto:help@ridge.example">help@ridge.example</a>
 or sales@ridge.example.</p><p>Phone: +49 30 1234567</p><a href="/">Back to the shop</a></main></body></html>`;
 
+export const PLANS = `<!doctype html><html><head><title>Plans</title></head><body><main><h1>Plans</h1>
+<table><caption>Compare plans</caption><thead><tr><th>Plan</th><th>Price per month</th><th>Seats</th></tr></thead>
+<tbody><tr><td>Starter</td><td>$0</td><td>1</td></tr><tr><td>Team</td><td>$12</td><td>10</td></tr>
+<tr><td>Enterprise</td><td>Contact us</td><td>Unlimited</td></tr></tbody></table></main></body></html>`;
+
 /** A long page: filler sections around the one a shipping schema asks for. */
 export function handbook(): string {
   const filler = (n: number) =>
@@ -39,6 +44,7 @@ export async function startExtractSite(): Promise<FixtureServer> {
     '/': html(PRODUCT),
     '/product': html(PRODUCT),
     '/contact': html(CONTACT),
+    '/plans': html(PLANS),
     '/handbook': html(handbook()),
     '/data.json': respond('{"emails":["x@y.example"]}', 'application/json'),
     '/robots.txt': respond('User-agent: *\nAllow: /\n', 'text/plain'),

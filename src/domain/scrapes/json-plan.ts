@@ -10,4 +10,4 @@ import type { JsonSchema, ModelProvider } from '../../models/model-provider.js';
 export type JsonPlan =
   | { mode: 'parser'; id: string; options: Record<string, unknown> }
   | { mode: 'rules'; schema: Record<string, unknown>; prompt?: string }
-  | { mode: 'model'; provider: ModelProvider; schema: JsonSchema; prompt?: string; model?: string };
+  | { mode: 'model'; provider: ModelProvider; schema: JsonSchema; list: boolean; prompt?: string; model?: string };

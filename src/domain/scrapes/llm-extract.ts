@@ -20,6 +20,8 @@ export interface ModelExtractRequest {
   prompt?: string;
   /** A model of the same server instead of the configured one (`llm_extract.model`). */
   model?: string;
+  /** The schema's top level is an array (a list of items) rather than an object. */
+  list?: boolean;
   signal?: AbortSignal;
 }
 
@@ -64,7 +66,8 @@ export function checkModelRoom(provider: ModelProvider, request: Pick<ModelExtra
  * const data = await extractWithModel({ provider, schema, prompt: 'the main product' }, { url, title, markdown });
  */
 export async function extractWithModel(request: ModelExtractRequest, page: PageForModel): Promise<unknown> {
-  const { provider, schema, prompt } = request;
+  const { provider, prompt } = request;
+  const schema = request.list ? wrapList(request.schema) : request.schema;
   const budget = pageTokenBudget(provider.limits, fixedParts(request));
   const fitted = fitToTokenBudget(page.markdown, {
     query: `${prompt ?? ''} ${schemaQueryText(schema)}`.trim(),
@@ -84,5 +87,22 @@ export async function extractWithModel(request: ModelExtractRequest, page: PageF
     model: request.model,
     signal: request.signal,
   });
-  return result.object;
+  return request.list ? (result.object as { items: unknown }).items : result.object;
+}
+
+/**
+ * A list schema as the root of an object (`{items: [...]}`): structured output wants an object
+ * at the top (OpenAI refuses anything else). `$defs` stay at the root, where `$ref`s point.
+ */
+export function wrapList(schema: JsonSchema): JsonSchema {
+  const { $defs, definitions, $schema, ...list } = schema;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: 'object',
+    properties: { items: list },
+    required: ['items'],
+    additionalProperties: false,
+    ...($defs === undefined ? {} : { $defs }),
+    ...(definitions === undefined ? {} : { definitions }),
+  };
 }

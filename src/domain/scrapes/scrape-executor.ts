@@ -148,7 +148,7 @@ export class ScrapeExecutor {
     if (!provider) return { mode: 'rules', schema: request.schema, prompt };
     checkModelRoom(provider, { schema: schema.json, prompt });
     const model = typeof request.model === 'string' && request.model.trim() ? request.model.trim() : undefined;
-    return { mode: 'model', provider, schema: schema.json, prompt, model };
+    return { mode: 'model', provider, schema: schema.json, list: schema.resolved.type === 'array', prompt, model };
   }
 
   /** Fetches and processes one URL (a scrape, a batch item). */
@@ -254,7 +254,7 @@ export class ScrapeExecutor {
       return { value: extraction.data, warning: formatExtractionWarning(extraction) };
     }
     const value = await extractWithModel(
-      { provider: json.provider, schema: json.schema, prompt: json.prompt, model: json.model, signal },
+      { provider: json.provider, schema: json.schema, list: json.list, prompt: json.prompt, model: json.model, signal },
       { url: snapshot.finalUrl, title: converted?.metadata.title ?? '', markdown: converted?.markdown ?? '' },
     );
     return { value };

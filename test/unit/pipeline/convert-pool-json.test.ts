@@ -68,7 +68,7 @@ describe('json steps on the conversion threads', () => {
 
   it('refuses an unknown parser and a schema that is not an object schema when options are prepared', () => {
     expect(() => pipeline.prepare({ formats: [], parser: { id: 'nope' } })).toThrow(/parser "nope" does not exist/);
-    expect(() => pipeline.prepare({ formats: [], extract: { schema: { type: 'array' } } })).toThrow(
+    expect(() => pipeline.prepare({ formats: [], extract: { schema: { type: 'string' } } })).toThrow(
       /llm_extract\.schema: must be an object schema/,
     );
     expect(() => createContentPipeline().prepare({ formats: [], parser: { id: 'tables' } })).toThrow(/available: none/);
