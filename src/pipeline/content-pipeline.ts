@@ -16,7 +16,7 @@ import {
 } from './stages.js';
 import { type ContentTransformer, createTransformerRegistry, type TransformerRegistry } from './transformer.js';
 import { createParserRegistry, type Parser, type ParserRegistry } from '../parsers/parser.js';
-import { extractFromText, extractStage, runParser } from './page-json.js';
+import { extractFromText, extractStage, runParser, structuredDataStage } from './page-json.js';
 import type { ContentInput, ContentOptions, ContentResult } from './types.js';
 
 export interface ContentPipelineDeps {
@@ -63,6 +63,7 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
   const stages: readonly ContentStage[] = [
     metadataStage,
     extractStage,
+    structuredDataStage,
     linksStage,
     cleanupStage,
     transformerStage,

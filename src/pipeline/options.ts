@@ -23,6 +23,7 @@ export interface PreparedContentOptions {
   readonly parser: { readonly plugin: Parser; readonly options: Record<string, unknown> } | null;
   /** The schema the deterministic extractor fills. */
   readonly extract: { readonly schema: ResolvedSchema; readonly prompt?: string } | null;
+  readonly structuredData: boolean;
 }
 
 export function isPreparedOptions(value: ContentOptions | PreparedContentOptions): value is PreparedContentOptions {
@@ -67,6 +68,7 @@ export function prepareContentOptions(
     extract: options.extract
       ? { schema: objectSchema(options.extract.schema, 'llm_extract.schema').resolved, prompt: options.extract.prompt }
       : null,
+    structuredData: options.structuredData === true,
   };
 }
 

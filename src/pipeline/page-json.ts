@@ -1,5 +1,7 @@
 import { extractFromFacts, extractFromPassages } from '../extraction/extract.js';
 import { readDocumentFacts } from '../extraction/html-facts.js';
+import { readJsonLd } from '../extraction/json-ld.js';
+import { readMicrodata } from '../extraction/microdata.js';
 import type { PreparedContentOptions } from './options.js';
 import type { ContentStage } from './stages.js';
 import type { ContentInput, ContentResult } from './types.js';
@@ -21,6 +23,19 @@ export const extractStage: ContentStage = {
     const { schema, prompt } = page.options.extract!;
     const facts = readDocumentFacts({ document: page.document, baseUrl: page.baseUrl });
     page.result.extraction = extractFromFacts(facts, { schema, prompt });
+  },
+};
+
+/**
+ * The page's JSON-LD nodes and microdata items as served (a model reads them beside the
+ * markdown: prices and dates often live only there, and cleanup removes the scripts).
+ */
+export const structuredDataStage: ContentStage = {
+  id: 'structured_data',
+  wanted: (options) => options.structuredData,
+  run: (page) => {
+    const { items } = readJsonLd(page.document, { linkReferences: false });
+    page.result.structuredData = [...items, ...readMicrodata(page.document, page.baseUrl)];
   },
 };
 

@@ -59,6 +59,8 @@ export interface ContentOptions {
    * extractor: `ContentResult.extraction`. `prompt` helps it pick the item the schema describes.
    */
   extract?: { schema: Record<string, unknown>; prompt?: string } | null;
+  /** Also read the page's JSON-LD nodes and microdata items (`ContentResult.structuredData`). */
+  structuredData?: boolean;
 }
 
 /**
@@ -112,4 +114,6 @@ export interface ContentResult {
   parsed?: unknown;
   /** What the deterministic extractor found, when `extract` was asked for. */
   extraction?: ExtractionResult;
+  /** JSON-LD nodes then microdata items of an HTML page, when `structuredData` was asked for. */
+  structuredData?: Record<string, unknown>[];
 }

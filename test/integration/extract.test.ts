@@ -112,6 +112,10 @@ describe('llm_extract with a configured model', () => {
     expect(prompt).toContain('Instructions: The shoe on sale');
     expect(prompt).toContain('Our lightest trail shoe, with a 4 mm drop');
     expect(prompt).toContain('Price: 129.95 EUR');
+    // JSON-LD, which cleanup removes from the markdown, goes beside it: the SKU is only there.
+    expect(prompt).toContain('Structured data on the page (JSON-LD and microdata, one item a line):\n{"@context"');
+    expect(prompt).toContain('"sku":"TR2-42"');
+    expect(body.result.markdown_content).not.toContain('TR2-42');
 
     // Hosted, retrievable, and the same on GET.
     const hosted = await fetch(body.result.json_hosted_url as string);
@@ -155,6 +159,7 @@ describe('llm_extract with a configured model', () => {
     expect(prompt).toContain('Everything about buying from Ridge Outfitters.'); // the beginning
     expect(prompt).toContain('Shipping costs 4.95 EUR per order; delivery time is 2 to 3 working days.');
     expect(prompt).toContain('[…]');
+    expect(prompt).not.toContain('Structured data on the page'); // the handbook has none
     // The page is ~25 chapters long; only some made it, and the prompt fits the context.
     const chapters = new Set(prompt.match(/Chapter \d+/g) ?? []);
     expect(chapters.size).toBeLessThan(24);

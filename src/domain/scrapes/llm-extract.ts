@@ -1,4 +1,5 @@
 import { errors } from '../../errors.js';
+import { estimateTokens } from '../../text/token-estimate.js';
 import { fitToTokenBudget, pageTokenBudget, schemaQueryText } from '../../models/context-budget.js';
 import type { JsonSchema, ModelProvider } from '../../models/model-provider.js';
 import { generateObject } from '../../models/structured-output.js';
@@ -30,6 +31,28 @@ export interface PageForModel {
   title: string;
   /** The page as markdown (the pipeline's conversion of the cleaned page). */
   markdown: string;
+  /** The page's JSON-LD nodes and microdata items (empty when it has none). */
+  structuredData?: readonly Record<string, unknown>[];
+}
+
+/** Share of the page's budget its structured data may take at most. */
+const STRUCTURED_SHARE = 0.3;
+
+/**
+ * The page's structured data as the model reads it: one JSON line per item, items in page order
+ * while they fit `budgetTokens` (an item that does not fit is left out whole, never cut).
+ */
+export function structuredDataText(items: readonly Record<string, unknown>[], budgetTokens: number): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (const item of items) {
+    const line = JSON.stringify(item);
+    const cost = estimateTokens(line) + 1;
+    if (used + cost > budgetTokens) continue;
+    lines.push(line);
+    used += cost;
+  }
+  return lines.join('\n');
 }
 
 /** The parts of the prompt that are there whatever the page: they count against the context. */
@@ -38,7 +61,7 @@ function fixedParts(request: Pick<ModelExtractRequest, 'schema' | 'prompt'>): st
     EXTRACT_SYSTEM,
     JSON.stringify(request.schema),
     request.prompt ?? '',
-    'Page URL: Title: Instructions: Page content:',
+    'Page URL: Title: Instructions: Structured data on the page: Page content:',
   ];
 }
 
@@ -56,8 +79,9 @@ export function checkModelRoom(provider: ModelProvider, request: Pick<ModelExtra
 }
 
 /**
- * Fills `schema` from a page with the model: the page's markdown cut to the passages that matter
- * for the schema's keys and the prompt (its beginning always kept) to fit the context, JSON
+ * Fills `schema` from a page with the model: the page's structured data (JSON-LD, microdata: at
+ * most 30 % of the room, whole items) and its markdown cut to the passages that matter for the
+ * schema's keys and the prompt (its beginning always kept) to fit the context, JSON
  * Schema structured output, the reply validated with one repair round (`generateObject`).
  * Errors: 502 `model_error` (unreachable, refused, kept failing, or a reply that never matched),
  * 504 `request_timeout`, or the signal's reason.
@@ -69,13 +93,15 @@ export async function extractWithModel(request: ModelExtractRequest, page: PageF
   const { provider, prompt } = request;
   const schema = request.list ? wrapList(request.schema) : request.schema;
   const budget = pageTokenBudget(provider.limits, fixedParts(request));
+  const structured = structuredDataText(page.structuredData ?? [], Math.floor(budget * STRUCTURED_SHARE));
   const fitted = fitToTokenBudget(page.markdown, {
     query: `${prompt ?? ''} ${schemaQueryText(schema)}`.trim(),
-    budgetTokens: budget,
+    budgetTokens: budget - (structured ? estimateTokens(structured) + 16 : 0),
   });
   const parts = [`Page URL: ${page.url}`];
   if (page.title) parts.push(`Title: ${page.title}`);
   if (prompt?.trim()) parts.push(`Instructions: ${prompt.trim()}`);
+  if (structured) parts.push(`Structured data on the page (JSON-LD and microdata, one item a line):\n${structured}`);
   const note = fitted.cut ? ' (long page: the passages that matter most, in page order; […] marks left-out parts)' : '';
   parts.push(`Page content${note}:\n\n${fitted.text || '(the page has no text)'}`);
   const result = await generateObject(provider, {

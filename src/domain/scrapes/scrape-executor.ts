@@ -125,6 +125,7 @@ export class ScrapeExecutor {
       ...(how.discoverLinks ? { discoverLinks: true } : {}),
       ...(json?.mode === 'parser' ? { parser: { id: json.id, options: json.options } } : {}),
       ...(json?.mode === 'rules' ? { extract: { schema: json.schema, prompt: json.prompt } } : {}),
+      ...(json?.mode === 'model' ? { structuredData: true } : {}),
     };
     const content = this.deps.pipeline.prepare(contentOptions);
     return { plan, content, contentOptions, contentKey: JSON.stringify(contentOptions), json };
@@ -255,7 +256,12 @@ export class ScrapeExecutor {
     }
     const value = await extractWithModel(
       { provider: json.provider, schema: json.schema, list: json.list, prompt: json.prompt, model: json.model, signal },
-      { url: snapshot.finalUrl, title: converted?.metadata.title ?? '', markdown: converted?.markdown ?? '' },
+      {
+        url: snapshot.finalUrl,
+        title: converted?.metadata.title ?? '',
+        markdown: converted?.markdown ?? '',
+        structuredData: converted?.structuredData ?? [],
+      },
     );
     return { value };
   }
