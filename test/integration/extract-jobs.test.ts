@@ -80,6 +80,7 @@ describe('llm_extract on batches and crawls with a model', () => {
     });
     expect(res.status).toBe(200);
     const batch = (await res.json()) as Json;
+    expect(batch.warning).toBeUndefined(); // a model fills it
     await waitFor(`/v1/batches/${batch.id}`, (b) => b.status !== 'in_progress');
     const items = (await get(`/v1/batches/${batch.id}/items?status=completed`)).items as Json[];
     expect(items.map((i) => i.custom_id).sort()).toEqual(['contact', 'shoe']);

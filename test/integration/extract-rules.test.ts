@@ -411,7 +411,9 @@ describe('batches and crawls', () => {
     });
     expect(res.status).toBe(200);
     const batch = (await res.json()) as Json;
-    await waitFor(`/v1/batches/${batch.id}`, (b) => b.status !== 'in_progress');
+    expect(batch.warning).toMatch(/^json_content of every page is filled without a model \(no model is configured\)/);
+    const done = await waitFor(`/v1/batches/${batch.id}`, (b) => b.status !== 'in_progress');
+    expect(done.warning).toBe(batch.warning);
     const items = (await get(`/v1/batches/${batch.id}/items`)).items as Json[];
     expect(items.map((i) => i.status ?? 'completed')).toEqual(['completed', 'completed']);
     const byId = Object.fromEntries(
@@ -442,6 +444,7 @@ describe('batches and crawls', () => {
     });
     const batch = (await res.json()) as Json;
     expect(batch.parser).toBe('structured-data');
+    expect(batch.warning).toBeUndefined();
     await waitFor(`/v1/batches/${batch.id}`, (b) => b.status !== 'in_progress');
     const completed = (await get(`/v1/batches/${batch.id}/items?status=completed`)).items as Json[];
     const failed = (await get(`/v1/batches/${batch.id}/items?status=failed`)).items as Json[];
@@ -472,10 +475,40 @@ describe('batches and crawls', () => {
       byPath[new URL(page.url as string).pathname] = JSON.parse(content.json_content);
       expect(content.markdown_content).toBeTypeOf('string');
     }
+    expect(crawl.warning).toBeNull();
     expect(byPath).toEqual({
       '/product': { emails: [] },
       '/contact': { emails: ['help@ridge.example', 'sales@ridge.example'] },
       '/': { emails: [] },
     });
+  });
+
+  it('fills json_content of crawled pages by rules, and the crawl says so', async () => {
+    const res = await app.request('/v1/crawls', {
+      method: 'POST',
+      json: {
+        start_url: site.url('/plans'),
+        max_pages: 1,
+        scrape_options: {
+          llm_extract: {
+            schema: {
+              type: 'array',
+              items: { type: 'object', properties: { plan: { type: 'string' }, seats: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    });
+    const crawl = (await res.json()) as Json;
+    expect(crawl.warning).toMatch(/^json_content of every page is filled without a model/);
+    await waitFor(`/v1/crawls/${crawl.id}`, (c) => c.status !== 'in_progress');
+    const [page] = (await get(`/v1/crawls/${crawl.id}/pages`)).pages as Json[];
+    const content = await get(`/v1/retrieve?retrieve_id=${page!.retrieve_id}`);
+    expect(JSON.parse(content.json_content)).toEqual([
+      { plan: 'Starter', seats: '1' },
+      { plan: 'Team', seats: '10' },
+      { plan: 'Enterprise', seats: 'Unlimited' },
+    ]);
+    expect(content.markdown_content).toContain('Compare plans'); // json implied, markdown the default
   });
 });

@@ -132,6 +132,16 @@ export class ScrapeExecutor {
   }
 
   /**
+   * What a batch or crawl says about its pages' json_content up front (their own warnings are
+   * not kept per page): null unless `llm_extract` is filled by rules because no model is
+   * configured in this process.
+   */
+  jsonWarning(options: Pick<ScrapeOptions, 'llm_extract' | 'parser'>): string | null {
+    if (!options.llm_extract || options.parser || this.deps.models?.default()) return null;
+    return "json_content of every page is filled without a model (no model is configured), by rules reading each page's structured data and labels; keys they do not find are null";
+  }
+
+  /**
    * How json_content will be made: the parser, the configured model (its schema checked, and
    * the room it leaves in the model's context), or the deterministic extractor when no model is
    * configured. 400s for an unusable schema, before anything is fetched.
