@@ -257,6 +257,13 @@ describe('llm_extract with a configured model', () => {
       () => fake.reply({ text: 'Sure!' }, { text: 'Here it is' }),
     ],
     ['never answers', 504, 'request_timeout', /./, () => fake.reply({ hang: true })],
+    [
+      'redirects to a cloud metadata address (the guard refuses it)',
+      502,
+      'model_error',
+      /refused|not allowed|blocked|metadata/i,
+      () => fake.reply({ redirect: 'http://169.254.169.254/latest/meta-data/' }),
+    ],
   ];
 
   it.each(failures)('a model that %s: %i %s, and nothing stored', async (_, status, code, detail, script) => {
