@@ -15,6 +15,7 @@ import { exec } from '../../db/sql.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { BatchItem } from './batch-item.entity.js';
 import { BATCH_ITEM_JOB } from './batch-ledger.js';
+import type { ScrapeOptions } from '../scrapes/scrape.schema.js';
 import { batchItemView, batchProgressEvent, batchView, type BatchItemsPageView, type BatchView } from './batch.view.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
 import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
@@ -119,11 +120,11 @@ export class BatchService {
     });
     this.deps.work?.notify();
     await this.deps.pubsub.publish(batchProgressEvent(batch));
-    return batchView(batch);
+    return this.view(batch);
   }
 
   async get(actor: Actor, id: string): Promise<BatchView> {
-    return batchView(await this.find(actor, id));
+    return this.view(await this.find(actor, id));
   }
 
   /** The batch's progress now (404 for another team's batch): the first event a subscriber gets. */
@@ -144,7 +145,7 @@ export class BatchService {
       }
       batch.metadata = parseInput(MetadataSchema, merged, 'metadata');
       await tx.flush();
-      return batchView(batch);
+      return this.view(batch);
     });
   }
 
@@ -187,11 +188,15 @@ export class BatchService {
       .fork()
       .findAndCount(Batch, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
     return {
-      batches: batches.map(batchView),
+      batches: batches.map((batch) => this.view(batch)),
       nextCursor: offset + batches.length < total ? offset + batches.length : null,
     };
   }
 
+  /** The batch's view, with what its options mean for json_content (a rules-only llm_extract). */
+  private view(batch: Batch): BatchView {
+    return batchView(batch, this.deps.executor.jsonWarning(batch.options as ScrapeOptions));
+  }
   private async find(actor: Actor, id: string): Promise<Batch> {
     const batch = await this.deps.orm.em.fork().findOne(Batch, { id, teamId: actor.teamId });
     if (!batch) throw errors.notFound('batch', id);
