@@ -5,6 +5,7 @@ import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
+import { searchesModule } from './domain/searches/searches.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
 import { webhooksModule } from './domain/webhooks/webhooks.module.js';
 import type { AppModule, ServicesOf } from './module/app-module.js';
@@ -24,6 +25,7 @@ export const MODULES = [
   batchesModule,
   mapsModule,
   crawlsModule,
+  searchesModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
