@@ -1,3 +1,4 @@
+import { answersModule } from './domain/answers/answers.module.js';
 import { authModule } from './domain/auth/auth.module.js';
 import { batchesModule } from './domain/batches/batches.module.js';
 import { crawlsModule } from './domain/crawls/crawls.module.js';
@@ -26,6 +27,7 @@ export const MODULES = [
   mapsModule,
   crawlsModule,
   searchesModule,
+  answersModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
