@@ -35,14 +35,15 @@ const SYSTEM = [
 ].join(' ');
 
 /**
- * The passages of every document, ranked together by BM25 for the task and the shape's keys;
- * when no passage shares a word with them, every passage in document order (the sources were
- * chosen for the task, their beginnings still say the most).
+ * The passages of every document, ranked together by BM25 for the task and the shape's keys,
+ * best first; then the passages that share no word with them, in document order (the sources
+ * were chosen for the task: what is left of them may still say what the words missed).
  */
 export function rankedPassages(documents: readonly AnswerDocument[], task: string, shape: AnswerShape): Passage[] {
   const passages = documents.flatMap((d) => splitPassages(d.text, { source: d.source, maxChars: 1000 }));
   const ranked: RankedPassage[] = rankPassages(passages, `${task}\n${shape.queryText}`);
-  return ranked.length > 0 ? ranked : passages;
+  const matched = new Set(ranked.map((p) => `${p.source}\u0000${p.index}`));
+  return [...ranked, ...passages.filter((p) => !matched.has(`${p.source}\u0000${p.index}`))];
 }
 
 /** Asks the model for the answer with the best passages that fit its context; 502/504 pass through. */
