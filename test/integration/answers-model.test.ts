@@ -223,6 +223,20 @@ describe('answers that take longer than the wait', () => {
     expect(seen.at(-1)!.status).toBe('completed');
   });
 
+  it('an answer that fails after the wait ends failed with its error; GET shows it', async () => {
+    model.reply({ status: 500 });
+    const started = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: { task: 'slow plan price', json_format: { plan: '' }, urls: [site.url('/slow')] },
+      })
+    ).json()) as Body;
+    expect(started.status).toBe('in_progress');
+    const failed = await waitFor(started.id, 'failed');
+    expect(failed.error).toMatchObject({ code: 'model_error' });
+    expect(failed.result).toEqual({ json_content: null, json_hosted_url: null, sources: [] });
+  });
+
   it('an answer whose runner died is taken up again from the queue and completed', async () => {
     const { queue, db } = app.container;
     const id = 'answer_crashtest0000000000';

@@ -101,6 +101,28 @@ describe('answers without a model (the default)', () => {
     expect(JSON.parse(body.result.json_content).answer).toContain('Ghent');
   });
 
+  it('json_format as a JSON Schema; json_format null (the Python SDK) is the default shape', async () => {
+    const schema = {
+      type: 'object',
+      properties: { plan: { type: 'string' }, seats: { type: 'integer' } },
+      required: ['plan'],
+    };
+    const body = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: { task: 'starter seats', json_format: schema, urls: [site.url('/pricing')] },
+      })
+    ).json()) as Body;
+    expect(JSON.parse(body.result.json_content)).toEqual({ plan: 'Starter', seats: 3 });
+    const plain = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: { task: `Who answers support email? ${site.url('/pricing')}`, json_format: null },
+      })
+    ).json()) as Body;
+    expect(JSON.parse(plain.result.json_content).answer).toContain('Email support answers within two working days');
+  });
+
   it('a source that fails is left out and named in the warning', async () => {
     const res = await app.request('/v1/answers', {
       method: 'POST',
@@ -196,4 +218,26 @@ describe('bad input: the envelope, and no answer created', () => {
     });
     expect((await expectEnvelope(res, 404)).code).toBe('answer_not_found');
   });
+});
+
+describe('on the embedded database (PGlite)', () => {
+  it('answers, lists and reads back', async () => {
+    const embedded = await startTestApp({ database: 'pglite', config: { outbound: allowLocalPorts(site.port) } });
+    try {
+      const created = (await (
+        await embedded.request('/v1/answers', {
+          method: 'POST',
+          json: { task: 'Starter price', json_format: { price: '' }, urls: [site.url('/pricing')] },
+        })
+      ).json()) as Body;
+      expect(created.status).toBe('completed');
+      expect(JSON.parse(created.result.json_content)).toEqual({ price: '9 EUR per month' });
+      const list = (await (
+        await embedded.request('/v1/answers', { headers: { 'content-type': 'application/json' } })
+      ).json()) as Body;
+      expect(list.data.map((a: Body) => a.id)).toEqual([created.id]);
+    } finally {
+      await embedded.close();
+    }
+  }, 60_000);
 });
