@@ -146,6 +146,35 @@ describe('answers with a model and SearXNG', () => {
     expect(JSON.parse(body.result.json_content)).toEqual({ answer: 'Starter costs 9 EUR per month' });
   });
 
+  it('a list shape (the Python SDK’s example) becomes an array schema with every key required', async () => {
+    model.reply({ json: { products: [{ name: 'Starter', price: '9 EUR' }] } });
+    const body = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: {
+          task: 'Extract all product names and prices',
+          json_format: { products: [{ name: '', price: '' }] },
+          urls: [site.url('/pricing')],
+        },
+      })
+    ).json()) as Body;
+    expect(JSON.parse(body.result.json_content)).toEqual({ products: [{ name: 'Starter', price: '9 EUR' }] });
+    expect(model.calls.at(-1)!.body!.response_format?.json_schema?.schema).toEqual({
+      type: 'object',
+      properties: {
+        products: {
+          type: ['array', 'null'],
+          items: {
+            type: 'object',
+            properties: { name: { type: ['string', 'null'] }, price: { type: ['string', 'null'] } },
+            required: ['name', 'price'],
+          },
+        },
+      },
+      required: ['products'],
+    });
+  });
+
   it('a reply that breaks the schema gets one repair round', async () => {
     model.reply({ json: { plan: 5 } }, { json: { plan: 'Starter', price: 9 } });
     const calls = model.calls.length;

@@ -22,6 +22,11 @@ beforeAll(async () => {
        <h2>Support</h2><p>Email support answers within two working days.</p>`,
     ),
     '/about': page('About Acme', '<h1>About</h1><p>Acme was founded in 1999 in a garage in Ghent.</p>'),
+    '/products': page(
+      'Acme products',
+      `<h1>Products</h1><table><thead><tr><th>Name</th><th>Price</th></tr></thead>
+       <tbody><tr><td>Anvil</td><td>$120</td></tr><tr><td>Rocket skates</td><td>$340</td></tr></tbody></table>`,
+    ),
     '/broken': (_req, res) => {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<html><body>down</body></html>');
@@ -99,6 +104,25 @@ describe('answers without a model (the default)', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Body;
     expect(JSON.parse(body.result.json_content).answer).toContain('Ghent');
+  });
+
+  it('the Python SDK’s example: a list of products from a table', async () => {
+    const body = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: {
+          task: 'Extract all product names and prices from the webpage',
+          json_format: { products: [{ name: '', price: '' }] },
+          urls: [site.url('/products')],
+        },
+      })
+    ).json()) as Body;
+    expect(JSON.parse(body.result.json_content)).toEqual({
+      products: [
+        { name: 'Anvil', price: '$120' },
+        { name: 'Rocket skates', price: '$340' },
+      ],
+    });
   });
 
   it('json_format as a JSON Schema; json_format null (the Python SDK) is the default shape', async () => {
