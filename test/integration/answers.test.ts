@@ -177,6 +177,7 @@ describe('answers without a model (the default)', () => {
     expect(JSON.parse(mine.result.json_content)).toEqual({ price: null });
     expect(mine.warning).toMatch(/search found no sources/);
 
+    const fetched = site.hits('/pricing');
     const theirs = (await (
       await app.request('/v1/answers', {
         method: 'POST',
@@ -186,6 +187,8 @@ describe('answers without a model (the default)', () => {
     ).json()) as Body;
     expect(theirs.result.sources).toEqual([site.url('/pricing')]);
     expect(JSON.parse(theirs.result.json_content)).toEqual({ price: '9 EUR per month' });
+    // A stored page is read from storage, not fetched again.
+    expect(site.hits('/pricing')).toBe(fetched);
     // Another team's answer is not found.
     const res = await app.request(`/v1/answers/${theirs.id}`, { headers: { 'content-type': 'application/json' } });
     expect((await expectEnvelope(res, 404)).code).toBe('answer_not_found');

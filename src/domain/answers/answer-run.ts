@@ -11,6 +11,7 @@ import type { ClaimedJob } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { jobErrorOf } from '../../workers/queue/job-worker.js';
 import type { PageContentStore } from '../pages/page-content.js';
+import { Page } from '../pages/page.entity.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import {
   composeWithModel,
@@ -95,7 +96,7 @@ export class AnswerRunner {
       this.progress(answer, phase, message, counts);
     const searching = !request.urls?.length;
     if (searching) await progress('searching', 'finding sources');
-    const [{ urls, searched }, files] = await Promise.all([
+    const [{ urls, searched, stored }, files] = await Promise.all([
       sourceUrls(answer.task, request, {
         search: this.deps.search,
         teamId: answer.teamId,
@@ -112,6 +113,8 @@ export class AnswerRunner {
       teamId: answer.teamId,
       signal,
       onRead: (done, total) => void progress('reading', `read ${done} of ${total} sources`, { done, total }),
+      stored,
+      readStored: (pageId) => this.readStored(answer.teamId, pageId),
     });
     const documents: AnswerDocument[] = [
       ...reading.read.map((s) => ({ source: s.url, text: s.markdown })),
@@ -171,6 +174,13 @@ export class AnswerRunner {
     });
     if (failed) await this.progress(answer, 'failed', message);
     return failed;
+  }
+
+  /** A stored page's markdown (else its text) when the team has it inline-sized; null otherwise. */
+  private async readStored(teamId: string, pageId: string): Promise<string | null> {
+    const page = await this.deps.orm.em.fork().findOne(Page, { id: pageId, teamId });
+    if (!page) return null;
+    return (await this.deps.pages.readInline(page, 'markdown')) ?? (await this.deps.pages.readInline(page, 'text'));
   }
 
   private async load(id: string): Promise<AnswerRow | null> {

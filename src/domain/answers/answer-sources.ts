@@ -46,18 +46,29 @@ export async function sourceUrls(
   task: string,
   request: AnswerRequest,
   deps: { search: SearchRegistry; teamId: string; maxSources: number; signal: AbortSignal },
-): Promise<{ urls: string[]; searched: boolean }> {
+): Promise<SourceUrls> {
   const max = Math.min(request.search?.limit ?? deps.maxSources, deps.maxSources);
-  if (request.urls?.length) return { urls: unique(request.urls).slice(0, max), searched: false };
+  const none = new Map<string, string>();
+  if (request.urls?.length) return { urls: unique(request.urls).slice(0, max), searched: false, stored: none };
   const inTask = urlsInTask(task);
-  if (inTask.length > 0) return { urls: inTask.slice(0, max), searched: false };
+  if (inTask.length > 0) return { urls: inTask.slice(0, max), searched: false, stored: none };
   const provider = deps.search.require(request.search?.provider);
   const results = await provider.search(task, { teamId: deps.teamId, limit: max, signal: deps.signal });
-  return { urls: unique(results.map((r) => r.url)).slice(0, max), searched: true };
+  const urls = unique(results.map((r) => r.url)).slice(0, max);
+  const stored = new Map(results.filter((r) => r.retrieveId).map((r) => [r.url, r.retrieveId!] as const));
+  return { urls, searched: true, stored };
+}
+
+export interface SourceUrls {
+  urls: string[];
+  searched: boolean;
+  /** Results that are pages this deployment stored for the team: URL → retrieve_id. */
+  stored: Map<string, string>;
 }
 
 /**
- * Reads the sources in parallel through the scrape executor (the outbound guard, engines with
+ * Reads the sources in parallel: pages the team stored (found by the stored-pages search) from
+ * the blob store; the others through the scrape executor (the outbound guard, engines with
  * fallback, the content pipeline), each within ANSWER_SOURCE_TIMEOUT_MS; the objects the
  * executor stores are removed once read (answers keep only their JSON). Sources that fail are
  * listed, not fatal. Their markdown is kept in the URLs' order until ANSWER_MAX_BYTES.
@@ -71,12 +82,23 @@ export async function readSources(
     teamId: string;
     signal: AbortSignal;
     onRead: (done: number, total: number) => void;
+    /** Pages already stored (URL → retrieve_id) and how to read one: their text is read, not fetched again. */
+    stored?: Map<string, string>;
+    readStored?: (pageId: string) => Promise<string | null>;
   },
 ): Promise<SourceReading> {
   const prepared = deps.executor.prepare(SOURCE_OPTIONS);
   let done = 0;
   const outcomes = await Promise.all(
     urls.map(async (url, i) => {
+      const storedId = deps.stored?.get(url);
+      if (storedId && deps.readStored) {
+        const markdown = await deps.readStored(storedId).catch(() => null);
+        if (markdown !== null) {
+          deps.onRead(++done, urls.length);
+          return { url, markdown };
+        }
+      }
       const pageId = `answer-source-${randomBase36(16)}`;
       const signal = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.settings.sourceTimeoutMs)]);
       try {

@@ -23,11 +23,11 @@ export function createStoredPagesSearch(orm: Orm): SearchProvider {
       const q = query.trim();
       if (q === '') throw errors.validation('search query must not be empty');
       signal.throwIfAborted();
-      const rows = await exec<{ url: string; title: string | null; snippet: string | null }>(
+      const rows = await exec<{ id: string; url: string; title: string | null; snippet: string | null }>(
         orm.em.fork(),
         `with q as (select nullif(replace(plainto_tsquery('english', ?)::text, ' & ', ' | '), '')::tsquery as q)
-         select url, title, snippet from (
-           select distinct on (coalesce(p.final_url, p.url)) coalesce(p.final_url, p.url) as url,
+         select id, url, title, snippet from (
+           select distinct on (coalesce(p.final_url, p.url)) p.id, coalesce(p.final_url, p.url) as url,
                   p.page_metadata->>'title' as title, p.page_metadata->>'description' as snippet,
                   ts_rank_cd(p.search_vector, q.q, 1) as rank
            from pages p, q
@@ -45,6 +45,7 @@ export function createStoredPagesSearch(orm: Orm): SearchProvider {
           url: r.url,
           title: r.title?.trim() || r.url,
           snippet: (r.snippet ?? '').replace(/\s+/g, ' ').trim().slice(0, 500),
+          retrieveId: r.id,
         }));
     },
   };
