@@ -97,12 +97,18 @@ export function composeWithoutModel(task: string, shape: AnswerShape, passages: 
     typeof value === 'object' &&
     ((value as Record<string, unknown>).answer ?? null) === null;
   if (answerEmpty && top) {
-    value = { answer: top.text.trim().slice(0, QUOTED_ANSWER_CHARS) };
+    value = { answer: quotable(top.text).slice(0, QUOTED_ANSWER_CHARS) };
     sources = [top.source];
     warning =
       'json_content was filled without a model (no model is configured): `answer` quotes the passage of the sources that matches the task best.';
   }
   return { value, sources, warnings: [warning] };
+}
+
+/** A passage as an answer: without the heading lines it starts with (unless that is all it has). */
+function quotable(text: string): string {
+  const body = text.replace(/^(?:\s{0,3}#{1,6}\s[^\n]*\n+)+/, '').trim();
+  return body || text.trim();
 }
 
 function prompt(task: string, sources: string[], passages: readonly Passage[]): string {
