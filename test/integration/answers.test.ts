@@ -268,3 +268,21 @@ describe('on the embedded database (PGlite)', () => {
     }
   }, 60_000);
 });
+
+describe('retention', () => {
+  it('the maintenance round removes answers older than RETENTION_DAYS with their JSON', async () => {
+    const created = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: { task: 'Starter price', json_format: { price: '' }, urls: [site.url('/pricing')] },
+      })
+    ).json()) as Body;
+    expect((await fetch(created.result.json_hosted_url)).status).toBe(200);
+    const task = app.container.modules.maintenance().find((m) => m.module === 'answers')!.task;
+    const later = new Date(Date.now() + (app.config.retentionDays + 1) * 86_400_000);
+    const removed = await task(later);
+    expect(removed.answers).toBeGreaterThan(0);
+    expect(await answerCount()).toBe(0);
+    expect((await fetch(created.result.json_hosted_url)).status).toBe(404);
+  });
+});

@@ -1,3 +1,4 @@
+import { exec } from '../../db/sql.js';
 import { defineModule } from '../../module/app-module.js';
 import { BACKGROUND_LANE } from '../../module/app-module.js';
 import { pagesModule } from '../pages/pages.module.js';
@@ -11,6 +12,8 @@ import { ANSWER_SETTINGS, answerSettings } from './answer.settings.js';
 import { answerGraphQL } from './answers.graphql.js';
 import { answerRoutes } from './answers.routes.js';
 import { Migration0009Answers } from './migration-0009-answers.js';
+
+const PURGE_CHUNK = 500;
 
 /**
  * Answers: `POST /v1/answers` runs search → read → rank → compose as an `answer.run` job the
@@ -61,6 +64,25 @@ export const answersModule = defineModule({
   },
   routes: ({ answers }) => answerRoutes({ answers }),
   graphql: (kit, { answers }) => answerGraphQL(kit, answers),
+  maintenance: (_services, { orm, blobs, config }) => [
+    // Answers older than RETENTION_DAYS go with their JSON object (answers still running stay).
+    async (now) => {
+      const cutoff = new Date(now.getTime() - config.retentionDays * 86_400_000);
+      let answers = 0;
+      for (;;) {
+        const rows = await exec<{ json_key: string | null }>(
+          orm.em.fork(),
+          `delete from answers where id in (
+             select id from answers where created_at < ? and status <> 'in_progress' limit ?) returning json_key`,
+          [cutoff, PURGE_CHUNK],
+        );
+        const keys = rows.map((r) => r.json_key).filter((k): k is string => k !== null);
+        if (keys.length > 0) await blobs.delete(keys);
+        answers += rows.length;
+        if (rows.length < PURGE_CHUNK) return { answers };
+      }
+    },
+  ],
   jobs: ({ answerRunner }, ctx) => [
     {
       spec: answerRunKind(ctx.config.workers.leaseMs),
