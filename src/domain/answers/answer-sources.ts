@@ -53,10 +53,22 @@ export async function sourceUrls(
   const inTask = urlsInTask(task);
   if (inTask.length > 0) return { urls: inTask.slice(0, max), searched: false, stored: none };
   const provider = deps.search.require(request.search?.provider);
-  const results = await provider.search(task, { teamId: deps.teamId, limit: max, signal: deps.signal });
+  const results = await provider.search(searchQuery(task), { teamId: deps.teamId, limit: max, signal: deps.signal });
   const urls = unique(results.map((r) => r.url)).slice(0, max);
   const stored = new Map(results.filter((r) => r.retrieveId).map((r) => [r.url, r.retrieveId!] as const));
   return { urls, searched: true, stored };
+}
+
+/** Characters of the task a search is asked with at most (search engines refuse very long queries). */
+export const SEARCH_QUERY_CHARS = 400;
+
+/** The task as a search query: whitespace collapsed, cut at a word boundary. */
+export function searchQuery(task: string): string {
+  const q = task.replace(/\s+/g, ' ').trim();
+  if (q.length <= SEARCH_QUERY_CHARS) return q;
+  const cut = q.slice(0, SEARCH_QUERY_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return space > SEARCH_QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
 }
 
 export interface SourceUrls {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeWithoutModel, rankedPassages } from '../../../src/domain/answers/answer-compose.js';
 import { answerShape } from '../../../src/domain/answers/answer-shape.js';
-import { urlsInTask } from '../../../src/domain/answers/answer-sources.js';
+import { searchQuery, urlsInTask } from '../../../src/domain/answers/answer-sources.js';
 import { domainFilter } from '../../../src/domain/searches/search.service.js';
 import { AppError } from '../../../src/errors.js';
 
@@ -63,6 +63,15 @@ describe('urlsInTask', () => {
     expect(
       urlsInTask('Compare https://a.example/x?y=1, (https://b.example/) and https://a.example/x?y=1. ftp://c.example'),
     ).toEqual(['https://a.example/x?y=1', 'https://b.example/']);
+  });
+});
+
+describe('searchQuery', () => {
+  it('collapses whitespace and cuts a long task at a word boundary', () => {
+    expect(searchQuery('  acme\n pricing  ')).toBe('acme pricing');
+    const long = searchQuery('word '.repeat(200));
+    expect(long.length).toBeLessThanOrEqual(400);
+    expect(long.endsWith('word')).toBe(true);
   });
 });
 
