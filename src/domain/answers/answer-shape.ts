@@ -25,13 +25,17 @@ export interface AnswerShape {
 /**
  * The answer's shape from `json_format` (decisions.md, "Answers"): an object is the output's
  * keys (an example object) or a JSON Schema; a string describes the data, and the answer is
- * `{"answer": …}` with that description; absent (or `{}`) it is `{"answer": ""}`. Invalid
- * shapes are 400s naming `json_format`, before anything is stored.
+ * `{"answer": …}` with that description; absent (or `{}`) it is `{"answer": ""}`. A string
+ * that is a JSON object (`'{"plan": ""}'`, as some clients serialise it) is that object.
+ * Invalid shapes are 400s naming `json_format`, before anything is stored.
  *
  * @example
- * answerShape({ plan: '', price: 0 }).schema; // { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } }, required: ['plan', 'price'] }
+ * answerShape({ plan: '', price: 0 }).schema;
+ * // { type: 'object', properties: { plan: { type: ['string', 'null'] }, price: { type: ['number', 'null'] } },
+ * //   required: ['plan', 'price'] }
  */
-export function answerShape(jsonFormat: Record<string, unknown> | string | undefined): AnswerShape {
+export function answerShape(format: Record<string, unknown> | string | undefined): AnswerShape {
+  const jsonFormat = typeof format === 'string' ? (objectInString(format) ?? format) : format;
   if (typeof jsonFormat === 'string') {
     const description = jsonFormat.trim();
     const schema: JsonSchema = {
@@ -51,6 +55,19 @@ export function answerShape(jsonFormat: Record<string, unknown> | string | undef
   }
   const schema = looksLikeJsonSchema(jsonFormat) ? jsonFormat : requireAll(schemaFromExample(jsonFormat));
   return finish('object', schema, jsonFormat, null);
+}
+
+/** A string holding a JSON object (some clients serialise json_format): that object; null otherwise. */
+function objectInString(text: string): Record<string, unknown> | null {
+  if (!/^\s*\{/.test(text)) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 function finish(

@@ -43,6 +43,11 @@ describe('answerShape', () => {
     expect(shape.queryText).toBe('title tags offer price');
   });
 
+  it('a string holding a JSON object is that object', () => {
+    expect(answerShape('{"plan": "", "price": 0}').schema).toEqual(answerShape({ plan: '', price: 0 }).schema);
+    expect(answerShape('{not json').form).toBe('described');
+  });
+
   it('a JSON Schema is used as given; an invalid one is a 400 naming json_format', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer' } } };
     expect(answerShape(schema).schema).toBe(schema);
