@@ -9,6 +9,7 @@ export type IdKind =
   | 'page'
   | 'map'
   | 'answer'
+  | 'search'
   | 'file'
   | 'schedule'
   | 'monitor'

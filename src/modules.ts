@@ -1,3 +1,4 @@
+import { answersModule } from './domain/answers/answers.module.js';
 import { authModule } from './domain/auth/auth.module.js';
 import { batchesModule } from './domain/batches/batches.module.js';
 import { crawlsModule } from './domain/crawls/crawls.module.js';
@@ -7,6 +8,7 @@ import { mapsModule } from './domain/maps/maps.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
 import { schedulesModule } from './domain/schedules/schedules.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
+import { searchesModule } from './domain/searches/searches.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
 import { webhooksModule } from './domain/webhooks/webhooks.module.js';
 import type { AppModule, ServicesOf } from './module/app-module.js';
@@ -28,6 +30,8 @@ export const MODULES = [
   crawlsModule,
   filesModule,
   schedulesModule,
+  searchesModule,
+  answersModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

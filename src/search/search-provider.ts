@@ -4,6 +4,11 @@ export interface SearchResult {
   title: string;
   /** A short extract of the page about the query (may be empty). */
   snippet: string;
+  /**
+   * Set by providers over this deployment's stored pages: the page's `retrieve_id`, so its
+   * stored content can be read instead of fetching the URL again.
+   */
+  retrieveId?: string;
 }
 
 export interface SearchOptions {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Page } from '../pages/page.entity.js';
+import { PAGE_SEARCH_VECTOR, pageSearchParams } from '../pages/page-row.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { CrawlStopReason } from './crawl.entity.js';
 import { COUNTER_COLUMNS, exec, toCounters, type CrawlCounters, type Row } from './crawl-rows.js';
@@ -218,11 +219,11 @@ export class CrawlRecords {
 async function insertPage(em: EntityManager, page: Page): Promise<void> {
   await exec(
     em,
-    `insert into pages (id, team_id, source, url, final_url, status_code, formats, page_metadata, links, actions_output, created_at)
-     values (?, ?, 'crawl', ?, ?, ?, ?, ?, ?, ?, now())
+    `insert into pages (id, team_id, source, url, final_url, status_code, formats, page_metadata, links, actions_output, created_at, search_vector)
+     values (?, ?, 'crawl', ?, ?, ?, ?, ?, ?, ?, now(), ${PAGE_SEARCH_VECTOR})
      on conflict (id) do update set final_url = excluded.final_url, status_code = excluded.status_code,
        formats = excluded.formats, page_metadata = excluded.page_metadata, links = excluded.links,
-       actions_output = excluded.actions_output`,
+       actions_output = excluded.actions_output, search_vector = excluded.search_vector`,
     [
       page.id,
       page.teamId,
@@ -233,6 +234,7 @@ async function insertPage(em: EntityManager, page: Page): Promise<void> {
       JSON.stringify(page.pageMetadata),
       page.links === null ? null : JSON.stringify(page.links),
       page.actionsOutput === null ? null : JSON.stringify(page.actionsOutput),
+      ...pageSearchParams(page),
     ],
   );
 }

@@ -31,6 +31,11 @@ export class Page {
   links: string[] | null = null;
   actionsOutput: unknown[] | null = null;
   createdAt: Date = new Date();
+  /**
+   * The page's text for the full-text index (`pages.search_vector`, filled on insert from
+   * `pageSearchParams`); set by the executor, not a column of its own and not loaded back.
+   */
+  searchText: string | null = null;
 }
 
 export const PageSchema = new EntitySchema<Page>({
@@ -49,5 +54,7 @@ export const PageSchema = new EntitySchema<Page>({
     links: { type: 'json', columnType: 'jsonb', nullable: true },
     actionsOutput: { type: 'json', columnType: 'jsonb', nullable: true },
     createdAt: columns.createdAt(),
+    // Written into `search_vector` by the raw inserts (page-row.ts); never a column of its own.
+    searchText: { type: 'string', nullable: true, persist: false },
   },
 });

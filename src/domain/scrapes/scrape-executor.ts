@@ -20,6 +20,7 @@ import type { PageLink } from '../../pipeline/page-links.js';
 import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
 import type { FormatContent, PageContentStore } from '../pages/page-content.js';
 import { Page } from '../pages/page.entity.js';
+import { SEARCH_TEXT_MAX_CHARS } from '../pages/page-row.js';
 import { planScrape, type ScrapePlan } from './scrape-plan.js';
 import type { ScrapeOptions } from './scrape.schema.js';
 
@@ -229,6 +230,8 @@ export class ScrapeExecutor {
       links: toStorable(converted?.links ?? null),
       actionsOutput: toStorable(snapshot.actionsOutput ?? null),
       createdAt: new Date(),
+      // For the full-text index of stored pages (what the built-in search provider finds).
+      searchText: searchTextOf(content),
     });
     return {
       page,
@@ -309,6 +312,12 @@ export class ScrapeExecutor {
     if (plan.browser?.printPdf && snapshot.pdf) content.raw_pdf = snapshot.pdf;
     return content;
   }
+}
+
+/** The page's text for the full-text index: its markdown or text, cut and storable; null without either. */
+function searchTextOf(content: FormatContent): string | null {
+  const text = content.markdown ?? content.text;
+  return text ? toStorable(text.slice(0, SEARCH_TEXT_MAX_CHARS)) : null;
 }
 
 /** The URL as the page records it (what the guard checked: parsed and serialised by URL). */

@@ -128,6 +128,29 @@ export class JobQueue {
     return rows.map((r) => toClaimed<P>(r, owner));
   }
 
+  /**
+   * Claims one queued job of `kind` by its id for `owner` (in `em`'s transaction when given),
+   * due or not: a process that queued work and starts it at once (an answer the API begins
+   * while its client waits) holds it under a lease like any worker, so if that process dies the
+   * job comes back to the queue. Null when the job is not queued (another worker took it).
+   */
+  async claimById<P = Record<string, unknown>>(
+    kind: string,
+    id: string,
+    owner: string,
+    em: EntityManager = this.orm.em.fork(),
+  ): Promise<ClaimedJob<P> | null> {
+    const [row] = await exec(
+      em,
+      `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?,
+         lease_expires_at = now() + make_interval(secs => ?), started_at = clock_timestamp()
+       where id = ? and kind = ? and status = 'queued'
+       returning id, kind, team_id, payload, attempts, max_attempts, concurrency_key`,
+      [owner, this.spec(kind).leaseMs / 1000, id, kind],
+    );
+    return row ? toClaimed<P>(row, owner) : null;
+  }
+
   /** Renews the leases `owner` holds; returns the ids it no longer holds. */
   async heartbeat(owner: string, jobs: readonly Pick<ClaimedJob, 'id' | 'kind'>[]): Promise<string[]> {
     if (jobs.length === 0) return [];
