@@ -3,6 +3,7 @@ import { batchesModule } from './domain/batches/batches.module.js';
 import { crawlsModule } from './domain/crawls/crawls.module.js';
 import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
+import { monitorsModule } from './domain/monitors/monitors.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
@@ -24,6 +25,7 @@ export const MODULES = [
   batchesModule,
   mapsModule,
   crawlsModule,
+  monitorsModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
