@@ -73,8 +73,8 @@ export class MonitorService {
 
   /** Validates and plans a creation; nothing is stored. Throws the 400/403 of the first problem. */
   async prepare(actor: Actor, command: CreateMonitorCommand, now = new Date()): Promise<MonitorRecord> {
-    const plan = planMonitor(command.query, command.source_policy ?? {});
     checkPolicyAddresses(command.source_policy, this.deps.guard);
+    const plan = planMonitor(command.query, command.source_policy ?? {});
     const schedule = await resolveFrequency(command.frequency, this.deps.minIntervalMs, now);
     const channels = { webhookUrls: this.deps.webhookUrls, smtpConfigured: this.deps.smtpConfigured };
     const notification = await resolveNotification(command.notification, channels);
