@@ -14,6 +14,7 @@ let site: FixtureServer;
 let hooks: WebhookReceiver;
 let slack: WebhookReceiver;
 let smtp: SmtpInbox;
+let broken: WebhookReceiver;
 let app: TestApp;
 const pricing = editablePage(
   '<title>Pricing</title><h1>Pricing</h1><p>Starter plan: $10 per month</p><p>Pro plan: $30 per month</p>',
@@ -27,13 +28,15 @@ beforeAll(async () => {
   hooks = await startWebhookReceiver();
   slack = await startWebhookReceiver();
   smtp = await startSmtpInbox();
+  broken = await startWebhookReceiver();
+  broken.respondWith(() => 500);
   app = await startTestApp({
     workers: true,
     config: {
-      outbound: allowLocalPorts(site.port, hooks.port, slack.port),
+      outbound: allowLocalPorts(site.port, hooks.port, slack.port, broken.port),
       workers: { leaseMs: 10_000, retryBaseMs: 100 },
       webhooks: { retryScale: 0.001, timeoutMs: 2000, allowHttp: true },
-      monitors: { smtpUrl: smtp.url, notifyRetryMs: 50 },
+      monitors: { smtpUrl: smtp.url, notifyRetryMs: 20, channelMaxFailures: 2 },
     },
   });
 }, 120_000);
@@ -44,6 +47,7 @@ afterAll(async () => {
   await hooks?.close();
   await slack?.close();
   await smtp?.close();
+  await broken?.close();
 });
 
 const get = async (path: string) => (await (await app.request(path)).json()) as Json;
@@ -208,5 +212,52 @@ describe('a run after an edit', () => {
     expect(mail!.subject).toMatch(/Change detected/);
     expect(mail!.text).toContain('Starter plan: $12 per month');
     expect(mail!.text).toContain(id);
+  });
+});
+
+describe('a channel that keeps failing', () => {
+  it('is retried a few times per event, then reported on the monitor and no longer used', async () => {
+    const status = editablePage('<title>Status</title><h1>Status</h1><p>All systems normal.</p>');
+    site.route('/status', status.handler);
+    const res = await app.request('/v1/monitors', {
+      method: 'POST',
+      json: {
+        query: `Watch ${site.url('/status')}`,
+        notification: { channels: [{ target: broken.url, type: 'slack', events: ['first_snapshot', 'changed'] }] },
+      },
+    });
+    const id = ((await res.json()) as Json).id as string;
+    await waitActive(id);
+    // first_snapshot: 4 attempts, then the channel's first failure is recorded.
+    const failing = await eventually(
+      () => get(`/v1/monitors/${id}`),
+      (m) => m.notification.channels[0].failures === 1,
+    );
+    expect(broken.received).toHaveLength(4);
+    expect(failing.notification.channels[0]).toMatchObject({
+      status: 'failing',
+      last_error: 'Slack webhook answered HTTP 500',
+    });
+
+    status.edit('<title>Status</title><h1>Status</h1><p>Degraded performance.</p>');
+    await waitRun(
+      id,
+      ((await (await app.request(`/v1/monitors/${id}/runs`, { method: 'POST' })).json()) as Json).run_id,
+    );
+    const disabled = await eventually(
+      () => get(`/v1/monitors/${id}`),
+      (m) => m.notification.channels[0].status === 'disabled',
+    );
+    expect(disabled.notification.channels[0].failures).toBe(2);
+    expect(broken.received).toHaveLength(8);
+
+    status.edit('<title>Status</title><h1>Status</h1><p>All systems normal again.</p>');
+    const run = await waitRun(
+      id,
+      ((await (await app.request(`/v1/monitors/${id}/runs`, { method: 'POST' })).json()) as Json).run_id,
+    );
+    expect(run.change_detected).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(broken.received).toHaveLength(8);
   });
 });
