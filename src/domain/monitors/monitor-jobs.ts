@@ -1,6 +1,12 @@
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
+import type { OutboundGuard } from '../../engine/outbound-guard.js';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import type { ModelRegistry } from '../../models/model-registry.js';
+import { resolveDetectionOptions } from './detection/index.js';
+import { planWithModel } from './monitor-model-planner.js';
+import { monitorMermaidDiagram } from './planning/index.js';
 import type { JobKindSpec } from '../../workers/queue/job-kind.js';
 import type { JobHandler } from '../../workers/queue/job-worker.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
@@ -20,6 +26,10 @@ import { monitorStore } from './monitor-store.js';
 
 export interface MonitorJobDeps {
   orm: Orm;
+  models: ModelRegistry;
+  guard: OutboundGuard;
+  /** Whether a search provider is configured (a model's web query needs one). */
+  canSearch: () => boolean;
   runner: MonitorRunner;
   notifier: MonitorNotifier;
   progress: MonitorProgress;
@@ -80,11 +90,13 @@ export function monitorProvisionHandler(deps: MonitorJobDeps): JobHandler {
       return;
     }
     const { progress } = deps;
-    await progress.phase(monitor, 'planning', monitor.planExplanation);
-    await progress.phase(monitor, 'resolving_sources', describeSources(monitor));
+    const planned = await plan(deps, monitor, signal);
+    const sources = describeSources(planned);
+    const byModel = planned.planExplanation !== monitor.planExplanation;
+    await progress.phase(planned, 'resolving_sources', byModel ? `${planned.planExplanation}: ${sources}` : sources);
     await progress.phase(monitor, 'first_snapshot', 'taking the first snapshot of every source');
     const states = await monitorStore.pageStates(deps.orm.em.fork(), monitor.id);
-    const result = await deps.runner.run(monitor, states, newRunId(), signal);
+    const result = await deps.runner.run(planned, states, newRunId(), signal);
     const due = nextDue(monitor.cron, new Date());
     await progress.phase(
       monitor,
@@ -99,7 +111,7 @@ export function monitorProvisionHandler(deps: MonitorJobDeps): JobHandler {
         [due, monitor.id],
       );
       if (!row) return false;
-      await record(em, deps, monitor, result, { trigger: 'provisioning', scheduledFor: null });
+      await record(em, deps, planned, result, { trigger: 'provisioning', scheduledFor: null });
       if (due) await queue.enqueue([scheduledRunJob(monitor, due)], em);
       return true;
     });
@@ -201,6 +213,66 @@ async function published(deps: MonitorJobDeps, monitor: MonitorRecord, result: R
         ? (result.summary ?? 'changed')
         : 'no change';
   await deps.progress.phase(monitor, phase, message, { runId: result.runId });
+}
+
+/**
+ * The `planning` phase: the deterministic plan made at creation, or, with a model configured,
+ * the model's plan (its reasoning streamed as `reasoning_token`s), stored on the monitor. A
+ * model that fails or names nothing the monitor may track leaves the deterministic plan.
+ */
+async function plan(deps: MonitorJobDeps, monitor: MonitorRecord, signal: AbortSignal): Promise<MonitorRecord> {
+  const provider = deps.models.default();
+  if (!provider) {
+    await deps.progress.phase(monitor, 'planning', monitor.planExplanation);
+    return monitor;
+  }
+  await deps.progress.phase(monitor, 'planning', `the model ${provider.model} is planning`);
+  let tokens = Promise.resolve();
+  let planned = monitor;
+  try {
+    const answer = await planWithModel(provider, monitor, {
+      guard: deps.guard,
+      canSearch: deps.canSearch(),
+      signal,
+      onReasoning: (token) => {
+        tokens = tokens.then(() => deps.progress.phase(monitor, 'reasoning_token', '', { token }));
+      },
+    });
+    if (answer) {
+      planned = {
+        ...monitor,
+        tracked: answer.tracked,
+        planExplanation: `${answer.explanation} (planned by ${provider.model})`,
+      };
+    } else {
+      planned = {
+        ...monitor,
+        planExplanation: `${monitor.planExplanation} (the model's plan named nothing this monitor may track)`,
+      };
+    }
+  } catch (err) {
+    if (signal.aborted || !(err instanceof AppError)) throw err;
+    planned = { ...monitor, planExplanation: `${monitor.planExplanation} (the model could not plan: ${err.detail})` };
+  }
+  await tokens;
+  await exec(
+    deps.orm.em.fork(),
+    `update monitors set tracked = ?::jsonb, plan_explanation = ?, mermaid_diagram = ?, updated_at = now()
+     where id = ? and status = 'provisioning'`,
+    [JSON.stringify(planned.tracked), planned.planExplanation, diagramOf(planned), monitor.id],
+  );
+  return planned;
+}
+
+function diagramOf(monitor: MonitorRecord): string {
+  return monitorMermaidDiagram({
+    tracked: monitor.tracked,
+    frequency: monitor.frequency,
+    detection: resolveDetectionOptions(monitor.detection ?? {}),
+    output_schema: monitor.outputSchema ?? undefined,
+    notification: monitor.notification,
+    webhook: monitor.webhook,
+  });
 }
 
 function describeSources(monitor: MonitorRecord): string {

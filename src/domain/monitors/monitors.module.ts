@@ -65,6 +65,9 @@ export const monitorsModule = defineModule({
     const leaseMs = ctx.config.workers.leaseMs;
     const deps = (): MonitorJobDeps => ({
       orm: ctx.orm,
+      models: ctx.models,
+      guard: ctx.guard,
+      canSearch: () => ctx.search.default() !== null,
       runner: new MonitorRunner({
         engines: ctx.engines,
         blobs: ctx.blobs,
