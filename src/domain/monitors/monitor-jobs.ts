@@ -228,7 +228,7 @@ async function plan(deps: MonitorJobDeps, monitor: MonitorRecord, signal: AbortS
   }
   await deps.progress.phase(monitor, 'planning', `the model ${provider.model} is planning`);
   let tokens = Promise.resolve();
-  let planned = monitor;
+  let planned: MonitorRecord;
   try {
     const answer = await planWithModel(provider, monitor, {
       guard: deps.guard,
