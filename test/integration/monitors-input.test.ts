@@ -322,5 +322,21 @@ describe('changing a monitor', () => {
     );
     const list = (await (await app.request('/v1/monitors')).json()) as Json;
     expect(list.data.map((m: Json) => m.id)).not.toContain(id);
+
+    // A day later, maintenance removes its rows and its objects.
+    const { blobs } = app.container;
+    const [row] = await conn().execute<{ team_id: string }[]>(`select team_id from monitors where id = ?`, [id]);
+    const prefix = `monitors/${row!.team_id}/${id}/`;
+    const [page] = await conn().execute<{ snapshot_key: string }[]>(
+      `select snapshot_key from monitor_pages where monitor_id = ?`,
+      [id],
+    );
+    expect(page!.snapshot_key.startsWith(prefix)).toBe(true);
+    expect(await blobs.head(page!.snapshot_key)).not.toBeNull();
+    const tasks = app.container.modules.maintenance().filter((t) => t.module === 'monitors');
+    for (const { task } of tasks) await task(new Date(Date.now() + 2 * 86_400_000));
+    expect(await conn().execute(`select id from monitors where id = ?`, [id])).toEqual([]);
+    expect(await conn().execute(`select 1 from monitor_events where monitor_id = ?`, [id])).toEqual([]);
+    expect(await blobs.head(page!.snapshot_key)).toBeNull();
   });
 });

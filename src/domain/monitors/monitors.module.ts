@@ -10,6 +10,7 @@ import {
   type MonitorJobDeps,
 } from './monitor-jobs.js';
 import { monitorNotifyHandler, monitorNotifyKind } from './monitor-notify.job.js';
+import { monitorMaintenance } from './monitor-maintenance.js';
 import { MonitorNotifier } from './monitor-notifier.js';
 import { MonitorProgress } from './monitor-progress.js';
 import { MonitorRunner } from './monitor-runner.js';
@@ -114,4 +115,5 @@ export const monitorsModule = defineModule({
     ];
   },
   lanes: (ctx) => [{ name: RUNNER_LANE, threads: ctx.settings.threads }],
+  maintenance: (_, { orm, blobs, config }) => monitorMaintenance(orm, blobs, config.retentionDays),
 });
