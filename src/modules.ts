@@ -5,6 +5,7 @@ import { crawlsModule } from './domain/crawls/crawls.module.js';
 import { filesModule } from './domain/files/files.module.js';
 import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
+import { monitorsModule } from './domain/monitors/monitors.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
 import { schedulesModule } from './domain/schedules/schedules.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
@@ -32,6 +33,7 @@ export const MODULES = [
   schedulesModule,
   searchesModule,
   answersModule,
+  monitorsModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
