@@ -1,5 +1,3 @@
-import { errors } from '../../errors.js';
-
 /** A source that is not a web page: a context file's text, named for `result.sources`. */
 export interface ContextSource {
   /** What `result.sources` lists for it (the file id). */
@@ -10,9 +8,8 @@ export interface ContextSource {
 
 /**
  * Where answers read `context_file_ids` (decisions.md, Files additions: `purpose: "context"`
- * files may be passed to answers). The files module implements it and the answers module is
- * given that implementation; until then `noContextFiles` answers 404 for any id, since no file
- * can exist. Contract: every id must be a completed context file of `teamId`, else 404
+ * files may be passed to answers). The files module implements it (`fileContextSources` in
+ * file-context.ts) and the answers module is given that implementation. Contract: every id must be a completed context file of `teamId`, else 404
  * `file_not_found` (another team's file too: never reveal existence); a file that is not a
  * context file or not completed is 400 `validation_error`. Texts come back in the ids' order.
  *
@@ -29,14 +26,3 @@ export interface AnswerContextSources {
   check(teamId: string, ids: readonly string[]): Promise<void>;
   read(teamId: string, ids: readonly string[], signal: AbortSignal): Promise<ContextSource[]>;
 }
-
-/** No files module: no context file exists, so any id is unknown. */
-export const noContextFiles: AnswerContextSources = {
-  async check(_teamId, ids) {
-    if (ids.length > 0) throw errors.notFound('file', ids[0]!);
-  },
-  async read(_teamId, ids) {
-    if (ids.length > 0) throw errors.notFound('file', ids[0]!);
-    return [];
-  },
-};

@@ -201,6 +201,22 @@ export class FileService {
    * const text = await ctx.use(filesModule).files.readContextText(actor, id, { maxBytes: 20 * 1024 * 1024 });
    */
   async readContextText(actor: Actor, id: string, options: { maxBytes?: number } = {}): Promise<string> {
+    const file = await this.contextFile(actor, id, options);
+    const bytes = await this.deps.blobs.get(fileKeys(file.teamId, file.id).content);
+    if (!bytes) throw errors.notFound('file', id);
+    return bytes.toString('utf8').replace(/^\uFEFF/, '');
+  }
+
+  /**
+   * Checks that `id` is a completed context file of the actor's team within `maxBytes`, without
+   * reading it (404 `file_not_found`, 400 `invalid_file_purpose`, `file_not_completed`,
+   * `file_too_large`): what answers check before they store anything.
+   */
+  async checkContextFile(actor: Actor, id: string, options: { maxBytes?: number } = {}): Promise<void> {
+    await this.contextFile(actor, id, options);
+  }
+
+  private async contextFile(actor: Actor, id: string, options: { maxBytes?: number }): Promise<StoredFile> {
     const file = await this.completed(actor, id, 'context');
     if (options.maxBytes !== undefined && Number(file.bytes) > options.maxBytes) {
       throw new AppError(
@@ -210,9 +226,7 @@ export class FileService {
         { metadata: { max_bytes: String(options.maxBytes) } },
       );
     }
-    const bytes = await this.deps.blobs.get(fileKeys(file.teamId, file.id).content);
-    if (!bytes) throw errors.notFound('file', id);
-    return bytes.toString('utf8').replace(/^\uFEFF/, '');
+    return file;
   }
 
   /**
