@@ -7,11 +7,8 @@ import { parseTargetUrl } from '../../engine/target-url.js';
 import type { PageSnapshot } from '../../engine/types.js';
 import type { ParserRegistry } from '../../parsers/parser.js';
 import type { ModelRegistry } from '../../models/model-registry.js';
-import { objectSchema } from '../../extraction/request-schema.js';
-import { formatExtractionWarning } from '../../extraction/warning.js';
 import { extractFromText, runParser } from '../../pipeline/page-json.js';
-import { checkModelRoom, extractWithModel } from './llm-extract.js';
-import type { JsonPlan } from './json-plan.js';
+import { jsonWarning, planJson, produceJson, type JsonPlan } from './json-plan.js';
 import type { ContentPipeline } from '../../pipeline/content-pipeline.js';
 import type { PreparedContentOptions } from '../../pipeline/options.js';
 import type { ConvertPool } from '../../pipeline/convert-pool.js';
@@ -107,7 +104,7 @@ export class ScrapeExecutor {
     const plan = planScrape(options, this.deps.timeoutMs);
     if (options.parser) this.deps.parsers.require(options.parser.id);
     if (!how.prefetched) this.deps.engines.plan(plan.needs, options.engine);
-    const json = this.planJson(options);
+    const json = planJson(options, this.deps.models);
     const contentOptions: ContentOptions = {
       // A model reads the page as markdown, whether or not the response shows it.
       formats: json?.mode === 'model' ? [...new Set([...plan.contentFormats, 'markdown'])] : plan.contentFormats,
@@ -133,34 +130,11 @@ export class ScrapeExecutor {
   }
 
   /**
-   * What a batch or crawl says about its pages' json_content up front (their own warnings are
-   * not kept per page): null unless `llm_extract` is filled by rules because no model is
-   * configured in this process.
+   * What a batch or crawl says about its pages' json_content up front: null unless
+   * `llm_extract` is filled by rules because no model is configured (see `jsonWarning`).
    */
   jsonWarning(options: Pick<ScrapeOptions, 'llm_extract' | 'parser'>): string | null {
-    if (!options.llm_extract || options.parser || this.deps.models?.default()) return null;
-    return "json_content of every page is filled without a model (no model is configured), by rules reading each page's structured data and labels; keys they do not find are null";
-  }
-
-  /**
-   * How json_content will be made: the parser, the configured model (its schema checked, and
-   * the room it leaves in the model's context), or the deterministic extractor when no model is
-   * configured. 400s for an unusable schema, before anything is fetched.
-   */
-  private planJson(options: ScrapeOptions): JsonPlan | null {
-    if (options.parser) {
-      const { id, ...parserOptions } = options.parser;
-      return { mode: 'parser', id, options: parserOptions };
-    }
-    const request = options.llm_extract;
-    if (!request) return null;
-    const schema = objectSchema(request.schema, 'llm_extract.schema');
-    const provider = this.deps.models?.default() ?? null;
-    const prompt = request.prompt?.trim() || undefined;
-    if (!provider) return { mode: 'rules', schema: request.schema, prompt };
-    checkModelRoom(provider, { schema: schema.json, prompt });
-    const model = typeof request.model === 'string' && request.model.trim() ? request.model.trim() : undefined;
-    return { mode: 'model', provider, schema: schema.json, list: schema.resolved.type === 'array', prompt, model };
+    return jsonWarning(options, this.deps.models);
   }
 
   /** Fetches and processes one URL (a scrape, a batch item). */
@@ -212,7 +186,7 @@ export class ScrapeExecutor {
     const content = this.formatContent(snapshot, converted, plan);
     const jsonNotes: string[] = [];
     if (prepared.json) {
-      const produced = await this.produceJson(prepared.json, snapshot, converted, request.signal);
+      const produced = await produceJson(prepared.json, { snapshot, converted, signal: request.signal }, this.deps);
       content.json = JSON.stringify(produced.value ?? null);
       if (produced.warning) jsonNotes.push(produced.warning);
     }
@@ -239,44 +213,6 @@ export class ScrapeExecutor {
       warnings: [...fetched.warnings, ...(snapshot.warnings ?? []), ...notes, ...jsonNotes],
       links: converted?.pageLinks ?? [],
     };
-  }
-
-  /**
-   * json_content's value: the parser's output or the deterministic extractor's (both made where
-   * the page was converted), or the model's. A page that was not converted (an image, an empty
-   * body) meets the parser here, which refuses it (422), or fills nothing.
-   */
-  private async produceJson(
-    json: JsonPlan,
-    snapshot: PageSnapshot,
-    converted: ContentResult | null,
-    signal: AbortSignal | undefined,
-  ): Promise<{ value: unknown; warning?: string }> {
-    if (json.mode === 'parser') {
-      if (converted?.parsed !== undefined) return { value: converted.parsed };
-      const parser = this.deps.parsers.require(json.id);
-      const input = { url: snapshot.finalUrl, text: snapshot.text ?? '', contentType: snapshot.contentType };
-      return { value: parser.parse({ ...input, metadata: { ...(converted?.metadata ?? {}) } }, json.options) ?? null };
-    }
-    if (json.mode === 'rules') {
-      let extraction = converted?.extraction;
-      if (!extraction) {
-        const bare: ContentResult = { kind: 'text', metadata: { title: '' }, timings: {} };
-        extractFromText('', snapshot.finalUrl, this.deps.pipeline.prepare({ formats: [], extract: json }), bare);
-        extraction = bare.extraction!;
-      }
-      return { value: extraction.data, warning: formatExtractionWarning(extraction) };
-    }
-    const value = await extractWithModel(
-      { provider: json.provider, schema: json.schema, list: json.list, prompt: json.prompt, model: json.model, signal },
-      {
-        url: snapshot.finalUrl,
-        title: converted?.metadata.title ?? '',
-        markdown: converted?.markdown ?? '',
-        structuredData: converted?.structuredData ?? [],
-      },
-    );
-    return { value };
   }
 
   private async convert(
