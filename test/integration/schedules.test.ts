@@ -503,6 +503,17 @@ describe('bad input creates nothing and calls nothing', () => {
       400,
       /text: not understood/,
     ],
+    [
+      'text with an unknown time zone (the model is not asked)',
+      () => ({
+        method: 'GET',
+        endpoint: url(),
+        text: 'whenever the moon is blue',
+        expression_timezone: 'Mars/Olympus',
+      }),
+      400,
+      /expression_timezone/,
+    ],
     ['method PUT', () => ({ method: 'PUT', endpoint: url(), execute_at: inSeconds(60) }), 400, /method/],
     ['no method', () => ({ endpoint: url(), execute_at: inSeconds(60) }), 400, /method/],
     [
