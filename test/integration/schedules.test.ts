@@ -216,6 +216,56 @@ describe('one-time schedules', () => {
     expect(scrape.id).toBe(scrapeId);
   }, 40_000);
 
+  it('dispatches any short endpoint through the route table: a map, a batch, and a GET listing', async () => {
+    const map = await create({
+      method: 'POST',
+      endpoint: '/v1/maps',
+      execute_at: inSeconds(2),
+      payload: { url: site.url('/page') },
+    });
+    const batch = await create({
+      method: 'post',
+      endpoint: 'v1/batches',
+      execute_at: inSeconds(2),
+      payload: { items: [{ custom_id: 'a', url: site.url('/page') }] },
+    });
+    const listing = await create({ method: 'GET', endpoint: 'v1/crawls', execute_at: inSeconds(2) });
+    expect([map.endpoint, batch.endpoint, batch.method, listing.endpoint]).toEqual([
+      'v1/maps',
+      'v1/batches',
+      'POST',
+      'v1/crawls',
+    ]);
+    const finished = async (id: string) =>
+      waitFor(
+        `the run of ${id}`,
+        async () => {
+          const now = await get(id);
+          return now.last_run && now.last_run.status !== 'running' ? now.last_run : null;
+        },
+        30_000,
+      );
+    expect(await finished(map.id)).toMatchObject({ status: 'succeeded', http_status: 200 });
+    expect((await finished(map.id)).resource_id).toMatch(/^map_/);
+    const batchRun = await finished(batch.id);
+    expect(batchRun).toMatchObject({ status: 'succeeded', http_status: 200 });
+    expect(batchRun.resource_id).toMatch(/^batch_/);
+    const batchRes = await app.request(`/v1/batches/${batchRun.resource_id as string}`);
+    expect(batchRes.status).toBe(200);
+    expect(await finished(listing.id)).toMatchObject({ status: 'succeeded', http_status: 200, resource_id: null });
+    // A batch payload the batches endpoint would refuse is refused when the schedule is created.
+    const bad = await app.request('/v1/schedules', {
+      method: 'POST',
+      json: {
+        method: 'POST',
+        endpoint: 'v1/batches',
+        execute_at: inSeconds(60),
+        payload: { items: [{ url: 'nope' }] },
+      },
+    });
+    expect((await expectEnvelope(bad, 400)).detail).toMatch(/^payload\.items/);
+  }, 60_000);
+
   it('keeps firing after the key that created it is revoked', async () => {
     const keyRes = await app.request('/v1/api-keys', { method: 'POST', json: { name: 'short-lived' } });
     const key = (await keyRes.json()) as { id: string; key: string };
@@ -452,6 +502,17 @@ describe('bad input creates nothing and calls nothing', () => {
       () => ({ method: 'GET', endpoint: url(), text: 'whenever the moon is blue' }),
       400,
       /text: not understood/,
+    ],
+    [
+      'text with an unknown time zone (the model is not asked)',
+      () => ({
+        method: 'GET',
+        endpoint: url(),
+        text: 'whenever the moon is blue',
+        expression_timezone: 'Mars/Olympus',
+      }),
+      400,
+      /expression_timezone/,
     ],
     ['method PUT', () => ({ method: 'PUT', endpoint: url(), execute_at: inSeconds(60) }), 400, /method/],
     ['no method', () => ({ endpoint: url(), execute_at: inSeconds(60) }), 400, /method/],

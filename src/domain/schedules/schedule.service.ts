@@ -68,6 +68,8 @@ export class ScheduleService {
       throw invalidField(given[1]!, `cannot be combined with ${given[0]}; give exactly one of ${MODES.join(', ')}`);
     // Cheap checks first: a bad time zone or expression is refused before any DNS or model call.
     const early = command.text === undefined ? this.timing(command, null) : null;
+    if (command.text !== undefined && command.expression_timezone !== undefined)
+      parseTimezone(command.expression_timezone);
     const endpoint = await this.deps.endpoints.validate(command.method, command.endpoint, payload);
     const timing =
       early ??
