@@ -35,6 +35,7 @@ import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore } from './storage/create-blob-store.js';
 import { maintenanceJob } from './workers/maintenance.js';
 import { JobQueue } from './workers/queue/job-queue.js';
+import { LeaseConnection } from './workers/queue/lease-connection.js';
 import { WorkSignal } from './workers/work-signal.js';
 
 export type { Role } from './config.js';
@@ -148,7 +149,10 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
         : null;
     if (convertPool) closers.unshift(() => convertPool.close());
     const work = new WorkSignal();
-    const queue = new JobQueue(db.orm);
+    // Lease renewals on a connection of their own, never queued behind the jobs they keep alive.
+    const leases = new LeaseConnection(db.connection);
+    closers.unshift(() => leases.close());
+    const queue = new JobQueue(db.orm, [], { leases });
     let crawlEngine: CrawlEngine | null = null;
     closers.unshift(async () => crawlEngine?.close?.());
     const models = createModelRegistry(createModelSetup(config, { guard, resolve: options.resolve }));

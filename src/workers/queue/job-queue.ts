@@ -2,6 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec, type Row } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
+import type { LeaseConnection } from './lease-connection.js';
+
+export interface JobQueueOptions {
+  /** A connection of its own for lease renewals (else they share the ORM's pool). */
+  leases?: LeaseConnection;
+}
 
 /** Candidates a claim looks at per job it wants: enough to step over hosts at their limit. */
 const SCAN_FACTOR = 8;
@@ -33,6 +39,7 @@ export class JobQueue {
   constructor(
     private readonly orm: Orm,
     kinds: readonly JobKindSpec[] = [],
+    private readonly options: JobQueueOptions = {},
   ) {
     for (const spec of kinds) this.define(spec);
   }
@@ -158,12 +165,19 @@ export class JobQueue {
     for (const job of jobs) byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), job.id]);
     const held = new Set<string>();
     for (const [kind, ids] of byKind) {
-      const rows = await exec<{ id: string }>(
-        this.orm.em.fork(),
-        `update jobs set lease_expires_at = now() + make_interval(secs => ?)
-         where id in (?) and status = 'running' and lease_owner = ? returning id`,
-        [this.spec(kind).leaseMs / 1000, ids, owner],
-      );
+      const secs = this.spec(kind).leaseMs / 1000;
+      const rows = this.options.leases
+        ? await this.options.leases.query<{ id: string }>(
+            `update jobs set lease_expires_at = now() + make_interval(secs => $1)
+             where id = any($2::text[]) and status = 'running' and lease_owner = $3 returning id`,
+            [secs, ids, owner],
+          )
+        : await exec<{ id: string }>(
+            this.orm.em.fork(),
+            `update jobs set lease_expires_at = now() + make_interval(secs => ?)
+             where id in (?) and status = 'running' and lease_owner = ? returning id`,
+            [secs, ids, owner],
+          );
       for (const row of rows) held.add(row.id);
     }
     return jobs.filter((job) => !held.has(job.id)).map((job) => job.id);

@@ -5,6 +5,7 @@ import { createOrm, type Orm } from '../../../src/db/orm.js';
 import { exec } from '../../../src/db/sql.js';
 import type { JobKindSpec } from '../../../src/workers/queue/job-kind.js';
 import { JobQueue } from '../../../src/workers/queue/job-queue.js';
+import { LeaseConnection } from '../../../src/workers/queue/lease-connection.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { TEST_KIND } from '../../support/queue-kind.js';
 
@@ -101,6 +102,40 @@ describe('JobQueue', () => {
     const [a, b] = await queue.claim('test.job', 'w1', 2);
     await exec(orm.em.fork(), `update jobs set lease_owner = 'w2' where id = 'b'`);
     expect(await queue.heartbeat('w1', [a!, b!])).toEqual(['b']);
+  });
+
+  it('renews leases on its own connection while every pooled connection is busy', async () => {
+    const small = await createOrm({ connection: db.url, poolSize: 1 });
+    const leases = new LeaseConnection(db.url);
+    const LONG: JobKindSpec = { ...TEST_KIND, kind: 'test.long', leaseMs: 60_000 };
+    const own = new JobQueue(small, [LONG], { leases });
+    try {
+      await own.enqueue([{ id: 'a', kind: 'test.long' }]);
+      const [a] = await own.claim('test.long', 'w1', 1);
+      await exec(orm.em.fork(), `update jobs set lease_expires_at = now() + interval '1 second' where id = 'a'`);
+      // The pool's only connection is held by a transaction until the heartbeat has answered.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const inside = new Promise<void>((resolve) => (started = resolve));
+      const busy = small.em.fork().transactional(async (em) => {
+        await exec(em, 'select 1');
+        started();
+        await held;
+      });
+      await inside;
+      expect(await own.heartbeat('w1', [a!])).toEqual([]);
+      release();
+      await busy;
+      const [row] = await exec<{ left: number }>(
+        orm.em.fork(),
+        `select extract(epoch from lease_expires_at - now()) as left from jobs where id = 'a'`,
+      );
+      expect(Number(row!.left)).toBeGreaterThan(55); // renewed to 60 s from the 1 s left
+    } finally {
+      await leases.close();
+      await small.close(true);
+    }
   });
 
   it('returns expired leases to the queue, and a job finished by its old holder is refused', async () => {
