@@ -70,6 +70,7 @@ export const monitorsModule = defineModule({
       guard: ctx.guard,
       canSearch: () => ctx.search.default() !== null,
       runner: new MonitorRunner({
+        models: ctx.models,
         engines: ctx.engines,
         blobs: ctx.blobs,
         search: ctx.search,
