@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { allowLocalPorts } from '../support/config.js';
-import { expectEnvelope } from '../support/envelope.js';
+import { expectEnvelope, graphql } from '../support/envelope.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { eventually } from '../support/monitor-harness.js';
 
@@ -226,6 +226,27 @@ describe('creation refuses bad input with {error, monitor_id} and creates nothin
   });
 });
 
+describe('GraphQL', () => {
+  it('creates a monitor with the same validation as REST', async () => {
+    const mutation = `mutation($input: CreateMonitorInput!) { createMonitor(input: $input) { id status schedule { frequency cron } tracked { urls } } }`;
+    const bad = await graphql(app.url, app.key, mutation, {
+      input: { query: `Watch ${site.url('/')}`, frequency: 'every 5 minutes' },
+    });
+    expect(bad.errors?.[0]?.message).toMatch(/frequency: .*at least 10 minutes/);
+    const before = await counts();
+    const good = await graphql(app.url, app.key, mutation, {
+      input: { query: `Watch ${site.url('/')}`, frequency: 'every 20 minutes' },
+    });
+    expect(good.errors).toBeUndefined();
+    expect((good.data as Json).createMonitor).toMatchObject({
+      status: 'provisioning',
+      schedule: { frequency: 'every 20 minutes', cron: '0/20 * * * ? *' },
+      tracked: { urls: [site.url('/')] },
+    });
+    expect((await counts()).monitors).toBe(before.monitors + 1);
+  });
+});
+
 describe('changing a monitor', () => {
   let id: string;
 
@@ -264,6 +285,46 @@ describe('changing a monitor', () => {
     const due = jobs.find((j) => j.id === `${id}@${monitor.schedule.next_run_at}`);
     expect(due).toMatchObject({ concurrency_key: id });
     expect(new Date(due!.run_at).toISOString()).toBe(monitor.schedule.next_run_at);
+  });
+
+  it('runs at its due time once, and queues the next due time in the same step', async () => {
+    // The due time is brought forward to now, as the scheduler would find it once time passed.
+    const due = new Date(Date.now() + 500);
+    const iso = due.toISOString();
+    const [m] = await conn().execute<{ team_id: string }[]>(`select team_id from monitors where id = ?`, [id]);
+    await conn().execute(`delete from jobs where kind = 'monitor.run' and status = 'queued' and concurrency_key = ?`, [
+      id,
+    ]);
+    await conn().execute(`update monitors set next_run_at = ? where id = ?`, [due, id]);
+    const job = {
+      id: `${id}@${iso}`,
+      kind: 'monitor.run',
+      teamId: m!.team_id,
+      runAt: due,
+      concurrencyKey: id,
+      payload: { monitorId: id, trigger: 'schedule', due: iso },
+    };
+    // Queued twice (two processes would): one job.
+    await app.container.queue.enqueue([job]);
+    await app.container.queue.enqueue([job]);
+    const run = await eventually(
+      () =>
+        conn().execute<{ id: string; trigger: string; status: string }[]>(
+          `select id, trigger, status from monitor_runs where monitor_id = ? and scheduled_for = ?`,
+          [id, due],
+        ),
+      (rows) => rows.length > 0 && rows.every((r) => r.status === 'completed'),
+    );
+    expect(run).toHaveLength(1);
+    expect(run[0]!.trigger).toBe('schedule');
+    const monitor = (await (await app.request(`/v1/monitors/${id}`)).json()) as Json;
+    expect(monitor.last_run.id).toBe(run[0]!.id);
+    expect(Date.parse(monitor.schedule.next_run_at)).toBeGreaterThan(Date.now());
+    const queued = await conn().execute<{ id: string }[]>(
+      `select id from jobs where kind = 'monitor.run' and status = 'queued' and concurrency_key = ?`,
+      [id],
+    );
+    expect(queued.map((j) => j.id)).toEqual([`${id}@${monitor.schedule.next_run_at}`]);
   });
 
   it('refuses a frequency under 10 minutes on update, changing nothing', async () => {

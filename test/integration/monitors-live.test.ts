@@ -79,7 +79,7 @@ describe('monitorProgress over graphql-ws', () => {
       (m) => m.status === 'active',
     );
     expect(monitor.last_run.id).toBe(phases[3]!.runId);
-  });
+  }, 180_000);
 
   it('shows the steps of a run, and monitorEvents the change it found', async () => {
     const client = wsClient(api.url, api.key);
@@ -100,7 +100,7 @@ describe('monitorProgress over graphql-ws', () => {
     await client.dispose();
     expect(event!.monitorEvents).toMatchObject({ type: 'changed', changed: true });
     expect(event!.monitorEvents.summary).toContain('Version 2 is out.');
-  });
+  }, 90_000);
 
   it('refuses another team’s monitor with not found', async () => {
     const other = await api.otherTeam();

@@ -14,6 +14,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 let site: FixtureServer;
 let fake: FakeOpenAI;
 let app: TestApp;
+/** The monitor of the second planning test, reused by the summary tests. */
+let kettleMonitor = '';
 
 beforeAll(async () => {
   site = await startFixtureServer({
@@ -89,5 +91,35 @@ describe('planning with a model', () => {
     const { monitor } = events[events.length - 1]!.data as Json;
     expect(monitor).toMatchObject({ status: 'active', tracked: { type: 'urls', urls: [site.url('/kettle')] } });
     expect(monitor.plan_explanation).toMatch(/the model could not plan/);
+    kettleMonitor = monitor.id as string;
+  });
+});
+
+describe('summaries with a model', () => {
+  const runNow = async (id: string): Promise<Json> => {
+    const { run_id } = (await (await app.request(`/v1/monitors/${id}/runs`, { method: 'POST' })).json()) as Json;
+    for (;;) {
+      const run = (await (await app.request(`/v1/monitors/${id}/runs/${run_id}`)).json()) as Json;
+      if (run.status === 'completed' || run.status === 'failed') return run;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('asks the model to summarise a change, with the diff', async () => {
+    site.route('/kettle', html('<title>Kettle</title><h1>Kettle</h1><p>Price: $25</p>'));
+    fake.reply({ text: 'The kettle now costs $25 instead of $20.' });
+    const run = await runNow(kettleMonitor);
+    expect(run).toMatchObject({ change_detected: true, summary: 'The kettle now costs $25 instead of $20.' });
+    const prompt = JSON.stringify(fake.calls[fake.calls.length - 1]!.body!.messages);
+    expect(prompt).toContain('+Price: $25');
+    expect(prompt).toContain('-Price: $20');
+  });
+
+  it('falls back to the deterministic summary when the model fails', async () => {
+    site.route('/kettle', html('<title>Kettle</title><h1>Kettle</h1><p>Price: $30</p>'));
+    fake.reply({ status: 500, message: 'overloaded' });
+    const run = await runNow(kettleMonitor);
+    expect(run.change_detected).toBe(true);
+    expect(run.summary).toMatch(/Price: \$30/);
   });
 });

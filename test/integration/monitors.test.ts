@@ -261,3 +261,51 @@ describe('a channel that keeps failing', () => {
     expect(broken.received).toHaveLength(8);
   });
 });
+
+describe('a webhook that keeps failing', () => {
+  it('gets the outbox’s retries per event, then is reported on the monitor and no longer used', async () => {
+    const page = editablePage('<title>Feed</title><h1>Feed</h1><p>Item one.</p>');
+    site.route('/feed', page.handler);
+    const res = await app.request('/v1/monitors', {
+      method: 'POST',
+      json: {
+        query: `Watch ${site.url('/feed')}`,
+        notification: { events: ['first_snapshot', 'changed'] },
+        webhook: broken.url,
+      },
+    });
+    const id = ((await res.json()) as Json).id as string;
+    await waitActive(id);
+    const conn = app.container.db.orm.em.fork().getConnection();
+    const settled = (n: number) =>
+      eventually(
+        () =>
+          conn.execute<{ status: string }[]>(`select status from webhook_events where resource_id like ?`, [`${id}/%`]),
+        (rows) => rows.length === n && rows.every((r) => r.status === 'failed'),
+      );
+    const runAfterEdit = async (text: string) => {
+      page.edit(`<title>Feed</title><h1>Feed</h1><p>${text}</p>`);
+      const { run_id } = (await (await app.request(`/v1/monitors/${id}/runs`, { method: 'POST' })).json()) as Json;
+      return waitRun(id, run_id as string);
+    };
+    const attempts = () => broken.received.filter((d) => (d.body.data as Json | undefined)?.monitor_id === id).length;
+
+    await settled(1); // first_snapshot: 5 attempts, failed
+    expect(attempts()).toBe(5);
+    await runAfterEdit('Item two.');
+    let monitor = await get(`/v1/monitors/${id}`);
+    expect(monitor.deliveries[0]).toMatchObject({
+      type: 'webhook',
+      target: broken.url,
+      status: 'failing',
+      failures: 1,
+    });
+    await settled(2); // changed: delivered to (and failed by) the webhook too
+
+    await runAfterEdit('Item three.');
+    monitor = await get(`/v1/monitors/${id}`);
+    expect(monitor.deliveries[0]).toMatchObject({ status: 'disabled', failures: 2 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(attempts()).toBe(10);
+  });
+});

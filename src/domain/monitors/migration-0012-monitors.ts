@@ -13,7 +13,7 @@ export class Migration0012Monitors extends Migration {
   override up(): void {
     this.addSql(`create table monitors (
       id text primary key,
-      team_id text not null references teams (id) on update cascade on delete cascade,
+      team_id text not null,
       status text not null,
       query text not null,
       tracked jsonb not null,
@@ -34,11 +34,12 @@ export class Migration0012Monitors extends Migration {
       mermaid_diagram text not null,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
-      deleted_at timestamptz
+      deleted_at timestamptz,
+      constraint monitors_team_id_foreign foreign key (team_id) references teams (id) on update cascade on delete cascade
     )`);
     this.addSql('create index monitors_team_id_created_at_index on monitors (team_id, created_at)');
     this.addSql(`create table monitor_pages (
-      monitor_id text not null references monitors (id) on delete cascade,
+      monitor_id text not null,
       source text not null,
       etag text,
       last_modified text,
@@ -47,11 +48,12 @@ export class Migration0012Monitors extends Migration {
       fingerprint text,
       data jsonb,
       fetched_at timestamptz,
-      primary key (monitor_id, source)
+      primary key (monitor_id, source),
+      constraint monitor_pages_monitor_id_foreign foreign key (monitor_id) references monitors (id) on update cascade on delete cascade
     )`);
     this.addSql(`create table monitor_runs (
       id text primary key,
-      monitor_id text not null references monitors (id) on delete cascade,
+      monitor_id text not null,
       team_id text not null,
       trigger text not null,
       status text not null,
@@ -62,12 +64,13 @@ export class Migration0012Monitors extends Migration {
       error text,
       created_at timestamptz not null default now(),
       started_at timestamptz,
-      finished_at timestamptz
+      finished_at timestamptz,
+      constraint monitor_runs_monitor_id_foreign foreign key (monitor_id) references monitors (id) on update cascade on delete cascade
     )`);
     this.addSql('create index monitor_runs_monitor_id_created_at_index on monitor_runs (monitor_id, created_at)');
     this.addSql(`create table monitor_events (
       id text primary key,
-      monitor_id text not null references monitors (id) on delete cascade,
+      monitor_id text not null,
       team_id text not null,
       run_id text not null,
       type text not null,
@@ -77,10 +80,11 @@ export class Migration0012Monitors extends Migration {
       diff_key text,
       data jsonb,
       data_changes jsonb,
-      created_at timestamptz not null default now()
+      created_at timestamptz not null default now(),
+      constraint monitor_events_monitor_id_foreign foreign key (monitor_id) references monitors (id) on update cascade on delete cascade
     )`);
     this.addSql(
-      'create index monitor_events_monitor_id_created_at_index on monitor_events (monitor_id, created_at, id)',
+      'create index monitor_events_monitor_id_created_at_id_index on monitor_events (monitor_id, created_at, id)',
     );
   }
 }

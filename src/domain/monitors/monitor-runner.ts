@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { extractFromHtml, resolveSchema } from '../../extraction/index.js';
 import { randomBase36 } from '../../ids.js';
 import type { Logger } from '../../logger.js';
+import type { ModelRegistry } from '../../models/model-registry.js';
 import type { SearchRegistry } from '../../search/search-registry.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import {
@@ -79,6 +80,8 @@ export interface RunResult {
 }
 
 export interface MonitorRunnerDeps {
+  /** Writes the summary of a change when a model is configured (null: the deterministic one). */
+  models?: ModelRegistry;
   engines: EngineRegistry;
   blobs: BlobStore;
   search: SearchRegistry;
@@ -90,6 +93,9 @@ export interface MonitorRunnerDeps {
 /** Search results watched per web query. */
 const SEARCH_LIMIT = 10;
 const SOURCE_CONCURRENCY = 4;
+/** Characters of the diff shown to a model that summarises a change, and of its summary kept. */
+const MAX_DIFF_FOR_MODEL = 12_000;
+const MAX_SUMMARY = 1000;
 
 /** `search:<query>`: the source key of a monitor's web query. */
 export const searchSource = (query: string) => `search:${query}`;
@@ -126,7 +132,7 @@ export class MonitorRunner {
     };
     await Promise.all(Array.from({ length: Math.min(SOURCE_CONCURRENCY, sources.length) }, worker));
     await this.deps.progress.phase(monitor, 'comparing', describeOutcomes(results), { runId });
-    const events = await this.events(monitor, runId, results);
+    const events = await this.events(monitor, runId, results, signal);
     const failed = results.filter((r) => r.outcome.status === 'failed');
     const allFailed = results.length > 0 && failed.length === results.length;
     const errorText = failed.map((r) => `${r.outcome.source}: ${r.outcome.error}`).join('; ');
@@ -302,13 +308,55 @@ export class MonitorRunner {
     };
   }
 
+  /**
+   * The model's summary of a change (a few sentences for a reader of the notification), or
+   * null without a model or when it fails: the deterministic summary is used then.
+   */
+  private async modelSummary(
+    monitor: MonitorRecord,
+    summary: string,
+    diff: string,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    const provider = this.deps.models?.default();
+    if (!provider) return null;
+    try {
+      const reply = await provider.generate({
+        system:
+          'You summarise what changed on watched web pages for a notification: at most three short sentences, facts only, no preamble.',
+        messages: [
+          {
+            role: 'user',
+            content: `What is watched: ${monitor.query}\nA rule-based summary: ${summary}\nThe unified diff:\n${diff.slice(0, MAX_DIFF_FOR_MODEL)}`,
+          },
+        ],
+        maxOutputTokens: 300,
+        signal,
+      });
+      const text = reply.text.trim().slice(0, MAX_SUMMARY);
+      return text === '' ? null : text;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.deps.logger.warn(
+        { err, monitor: monitor.id },
+        'the model could not summarise a change; the deterministic summary is used',
+      );
+      return null;
+    }
+  }
+
   private async readSnapshot(key: string): Promise<MonitorSnapshot | null> {
     const bytes = await this.deps.blobs.get(key);
     return bytes ? (JSON.parse(bytes.toString('utf8')) as MonitorSnapshot) : null;
   }
 
   /** The run's events: `changed` (all changed sources), `first_snapshot` (new baselines), `run_failed` (nothing fetched). */
-  private async events(monitor: MonitorRecord, runId: string, results: SourceResult[]): Promise<FoundEvent[]> {
+  private async events(
+    monitor: MonitorRecord,
+    runId: string,
+    results: SourceResult[],
+    signal: AbortSignal,
+  ): Promise<FoundEvent[]> {
     const events: FoundEvent[] = [];
     const many = results.length > 1;
     const changed = results.filter((r) => r.outcome.status === 'changed');
@@ -320,13 +368,14 @@ export class MonitorRunner {
       const diffKey = `monitors/${monitor.teamId}/${monitor.id}/${runId}/changes.diff`;
       await this.deps.blobs.put(diffKey, diff, { contentType: 'text/x-diff; charset=utf-8' });
       const withData = changed.find((r) => r.dataChanges.length > 0);
+      const summary = changed
+        .map((r) => (many ? `${r.outcome.source}: ${r.outcome.summary}` : r.outcome.summary))
+        .join('\n');
       events.push({
         id: eventId(),
         type: 'changed',
         changed: true,
-        summary: changed
-          .map((r) => (many ? `${r.outcome.source}: ${r.outcome.summary}` : r.outcome.summary))
-          .join('\n'),
+        summary: (await this.modelSummary(monitor, summary, diff, signal)) ?? summary,
         snapshotKey: changed[0]!.outcome.snapshot_key,
         diffKey,
         data: monitor.outputSchema ? (withData ?? changed[0]!).data : null,

@@ -2,6 +2,7 @@ import { createGuardedFetch } from '../../engine/guarded-fetch.js';
 import { BACKGROUND_LANE, defineModule } from '../../module/app-module.js';
 import { webhooksModule } from '../webhooks/webhooks.module.js';
 import { Migration0012Monitors } from './migration-0012-monitors.js';
+import { MONITOR_ENTITIES } from './monitor.entity.js';
 import {
   monitorProvisionHandler,
   monitorProvisionKind,
@@ -29,6 +30,7 @@ const RUNNER_LANE = 'monitor-runner';
  */
 export const monitorsModule = defineModule({
   name: 'monitors',
+  entities: MONITOR_ENTITIES,
   migrations: [{ name: '0012-monitors', class: Migration0012Monitors }],
   settings: MONITOR_SETTINGS,
   configKey: 'monitors',
@@ -70,6 +72,7 @@ export const monitorsModule = defineModule({
       guard: ctx.guard,
       canSearch: () => ctx.search.default() !== null,
       runner: new MonitorRunner({
+        models: ctx.models,
         engines: ctx.engines,
         blobs: ctx.blobs,
         search: ctx.search,
