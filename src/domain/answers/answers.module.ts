@@ -5,6 +5,7 @@ import { pagesModule } from '../pages/pages.module.js';
 import { scrapesModule } from '../scrapes/scrapes.module.js';
 import { searchesModule } from '../searches/searches.module.js';
 import { noContextFiles } from './answer-context.js';
+import { AnswerSchema } from './answer.entity.js';
 import { answerRunHandler, answerRunKind } from './answer-run.job.js';
 import { AnswerRunner } from './answer-run.js';
 import { AnswerService } from './answer.service.js';
@@ -23,6 +24,7 @@ const PURGE_CHUNK = 500;
  */
 export const answersModule = defineModule({
   name: 'answers',
+  entities: [AnswerSchema],
   migrations: [{ name: '0009-answers', class: Migration0009Answers }],
   settings: ANSWER_SETTINGS,
   configKey: 'answers',
