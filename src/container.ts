@@ -138,7 +138,9 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.
     const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
-    const pipeline = createContentPipeline({ transformers: builtinTransformers });
+    // Parsers are pipeline steps: they run where pages are converted (the conversion threads).
+    const parsers = createParserRegistry(builtinParsers);
+    const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers });
     if (isMainThread) logMarkdownConverter(logger);
     const convertPool =
       threads > 0
@@ -171,7 +173,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
         proxies: createProxyPool(config.proxies),
         pipeline,
         convertPool,
-        parsers: createParserRegistry(builtinParsers),
+        parsers,
         queue,
         work,
         secret,

@@ -2,9 +2,12 @@ import { answersModule } from './domain/answers/answers.module.js';
 import { authModule } from './domain/auth/auth.module.js';
 import { batchesModule } from './domain/batches/batches.module.js';
 import { crawlsModule } from './domain/crawls/crawls.module.js';
+import { filesModule } from './domain/files/files.module.js';
 import { idempotencyModule } from './domain/idempotency/idempotency.module.js';
 import { mapsModule } from './domain/maps/maps.module.js';
+import { monitorsModule } from './domain/monitors/monitors.module.js';
 import { pagesModule } from './domain/pages/pages.module.js';
+import { schedulesModule } from './domain/schedules/schedules.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
 import { searchesModule } from './domain/searches/searches.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
@@ -26,8 +29,11 @@ export const MODULES = [
   batchesModule,
   mapsModule,
   crawlsModule,
+  filesModule,
+  schedulesModule,
   searchesModule,
   answersModule,
+  monitorsModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];

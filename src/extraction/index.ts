@@ -8,6 +8,8 @@ export { formatExtractionWarning } from './warning.js';
 export { resolveSchema, looksLikeJsonSchema, isPlainObject } from './json-schema.js';
 export type { JsonSchema, ResolvedSchema, SchemaType } from './json-schema.js';
 export { schemaFromExample, toResolvedSchema } from './example-shape.js';
+export { objectSchema, MAX_SCHEMA_BYTES } from './request-schema.js';
+export type { ObjectSchema } from './request-schema.js';
 export { readDocumentFacts, readHtmlFacts } from './html-facts.js';
 export { readPassageFacts } from './text-facts.js';
 export type { Passage } from './text-facts.js';

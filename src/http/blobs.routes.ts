@@ -47,7 +47,7 @@ export function createBlobRoutes<E extends Env = Env>(store: BlobStore, verifier
     if (!store.receiveSignedUpload)
       throw new AppError('forbidden', 'signed_url_invalid', 'uploads are not received here');
     const sent = c.req.header('content-type');
-    if (sent && mediaTypeOf(sent) !== mediaTypeOf(contentType)) {
+    if (sent && !grant.anyContentType && mediaTypeOf(sent) !== mediaTypeOf(contentType)) {
       throw new AppError(
         'validation',
         'content_type_mismatch',

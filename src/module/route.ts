@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Actor } from '../domain/auth/actor.js';
+import type { AppError } from '../errors.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -46,6 +47,13 @@ export interface RouteSpec<
   params?: P;
   /** Documented responses; the first 2xx is the status of a plain return value. */
   responses: Record<number, ResponseSpec>;
+  /**
+   * The body of this route's error answers when it is not the spec's envelope (monitor
+   * creation answers `{error, monitor_id}`): called for every `AppError` thrown while the
+   * input is parsed or the handler runs; the status stays the error's. Authentication
+   * failures keep the envelope.
+   */
+  errorBody?: (error: AppError) => unknown;
   handler: (input: HandlerInput<Out<B>, Out<Q>, Out<P>>) => Promise<unknown> | unknown;
 }
 

@@ -15,6 +15,8 @@ import {
   transformerStage,
 } from './stages.js';
 import { type ContentTransformer, createTransformerRegistry, type TransformerRegistry } from './transformer.js';
+import { createParserRegistry, type Parser, type ParserRegistry } from '../parsers/parser.js';
+import { extractFromText, extractStage, runParser, structuredDataStage } from './page-json.js';
 import type { ContentInput, ContentOptions, ContentResult } from './types.js';
 
 export interface ContentPipelineDeps {
@@ -22,10 +24,13 @@ export interface ContentPipelineDeps {
   transformers?: TransformerRegistry | readonly ContentTransformer[];
   /** Defaults to mdream (native, else WebAssembly), else turndown: `defaultMarkdownConverter()`. */
   converter?: MarkdownConverter;
+  /** Parser plugins by id (plugins/parsers) for `parser`; none = every parser id is a 404. */
+  parsers?: ParserRegistry | readonly Parser[];
 }
 
 export interface ContentPipeline {
   readonly transformers: TransformerRegistry;
+  readonly parsers: ParserRegistry;
   readonly converter: MarkdownConverter;
   /** Validates and compiles options once (throws 400 `validation_error`s naming the field). */
   prepare(options: ContentOptions): PreparedContentOptions;
@@ -51,8 +56,14 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
       ? (deps.transformers as TransformerRegistry)
       : createTransformerRegistry((deps.transformers as readonly ContentTransformer[] | undefined) ?? []);
   const converter = deps.converter ?? defaultMarkdownConverter().converter;
+  const parsers =
+    deps.parsers && !Array.isArray(deps.parsers)
+      ? (deps.parsers as ParserRegistry)
+      : createParserRegistry((deps.parsers as readonly Parser[] | undefined) ?? []);
   const stages: readonly ContentStage[] = [
     metadataStage,
+    extractStage,
+    structuredDataStage,
     linksStage,
     cleanupStage,
     transformerStage,
@@ -60,9 +71,11 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
     textStage,
     markdownStage(converter),
   ];
-  const prepare = (options: ContentOptions): PreparedContentOptions => prepareContentOptions(options, transformers);
+  const prepare = (options: ContentOptions): PreparedContentOptions =>
+    prepareContentOptions(options, transformers, parsers);
   return {
     transformers,
+    parsers,
     converter,
     prepare,
     process(input, rawOptions) {
@@ -75,9 +88,13 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
         if (options.links) result.links = [];
         if (options.discoverLinks) result.pageLinks = [];
         result.timings.convert = performance.now() - started;
+        extractFromText(input.text, input.url, options, result);
+        runParser(input, options, result);
         return result;
       }
-      return runHtmlStages(stages, input, options);
+      const result = runHtmlStages(stages, input, options);
+      runParser(input, options, result);
+      return result;
     },
   };
 }

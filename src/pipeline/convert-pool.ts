@@ -16,7 +16,8 @@ export interface ConvertRequest {
 }
 
 export type ConvertResponse =
-  { id: number; result: ContentResult } | { id: number; error: { kind: ErrorKind; code: string; detail: string } };
+  | { id: number; result: ContentResult }
+  | { id: number; error: { kind: ErrorKind; code: string; detail: string; metadata?: Record<string, string> } };
 
 /**
  * What a failed conversion answers: the pipeline's own AppError (a request error such as a bad
@@ -161,7 +162,10 @@ export function createConvertPool(options: ConvertPoolOptions): ConvertPool {
       if (!task) return;
       slot.pending.delete(message.id);
       if ('result' in message) task.resolve(message.result);
-      else task.reject(new AppError(message.error.kind, message.error.code, message.error.detail));
+      else {
+        const { kind, code, detail, metadata } = message.error;
+        task.reject(new AppError(kind, code, detail, { metadata }));
+      }
       dispatch();
     });
     worker.on('error', (err) => logger.error({ err }, 'conversion thread failed'));

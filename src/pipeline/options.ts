@@ -1,4 +1,7 @@
 import { AppError } from '../errors.js';
+import { objectSchema } from '../extraction/request-schema.js';
+import type { ResolvedSchema } from '../extraction/json-schema.js';
+import type { Parser, ParserRegistry } from '../parsers/parser.js';
 import { compileUrlFilter } from '../url/glob.js';
 import { type CleanupPlan, planCleanup } from './cleanup.js';
 import type { PreparedLinksOptions } from './links.js';
@@ -16,6 +19,11 @@ export interface PreparedContentOptions {
   readonly transformer: ContentTransformer | null;
   readonly links: PreparedLinksOptions | null;
   readonly discoverLinks: boolean;
+  /** The parser to run and its options (the request's `parser` minus its `id`). */
+  readonly parser: { readonly plugin: Parser; readonly options: Record<string, unknown> } | null;
+  /** The schema the deterministic extractor fills. */
+  readonly extract: { readonly schema: ResolvedSchema; readonly prompt?: string } | null;
+  readonly structuredData: boolean;
 }
 
 export function isPreparedOptions(value: ContentOptions | PreparedContentOptions): value is PreparedContentOptions {
@@ -30,6 +38,7 @@ export function isPreparedOptions(value: ContentOptions | PreparedContentOptions
 export function prepareContentOptions(
   options: ContentOptions,
   transformers: TransformerRegistry,
+  parsers?: ParserRegistry,
 ): PreparedContentOptions {
   const formats = new Set(options.formats);
   const links = options.linksOnPage;
@@ -53,7 +62,24 @@ export function prepareContentOptions(
         }
       : null,
     discoverLinks: options.discoverLinks === true,
+    parser: options.parser
+      ? { plugin: requireParser(parsers, options.parser.id), options: options.parser.options ?? {} }
+      : null,
+    extract: options.extract
+      ? { schema: objectSchema(options.extract.schema, 'llm_extract.schema').resolved, prompt: options.extract.prompt }
+      : null,
+    structuredData: options.structuredData === true,
   };
+}
+
+function requireParser(parsers: ParserRegistry | undefined, id: string): Parser {
+  if (!parsers)
+    throw new AppError(
+      'not_found',
+      'parser_not_found',
+      `parser ${JSON.stringify(id)} does not exist (available: none)`,
+    );
+  return parsers.require(id);
 }
 
 function normaliseClassNames(names: readonly string[] | null | undefined): string[] {

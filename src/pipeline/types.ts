@@ -1,3 +1,4 @@
+import type { ExtractionResult } from '../extraction/extract.js';
 import type { PageLink } from './page-links.js';
 
 /**
@@ -51,6 +52,15 @@ export interface ContentOptions {
   linksOnPage?: LinksOnPageOptions | null;
   /** Compute `pageLinks`, the links a crawl follows (normalised, with anchor text). */
   discoverLinks?: boolean;
+  /** Run this parser plugin on the page: `ContentResult.parsed` (unknown id: 404 `parser_not_found`). */
+  parser?: { id: string; options?: Record<string, unknown> } | null;
+  /**
+   * Fill this schema (`llm_extract.schema`, see `objectSchema`) with the deterministic
+   * extractor: `ContentResult.extraction`. `prompt` helps it pick the item the schema describes.
+   */
+  extract?: { schema: Record<string, unknown>; prompt?: string } | null;
+  /** Also read the page's JSON-LD nodes and microdata items (`ContentResult.structuredData`). */
+  structuredData?: boolean;
 }
 
 /**
@@ -100,4 +110,10 @@ export interface ContentResult {
   pageLinks?: PageLink[];
   metadata: PageMetadata;
   timings: StageTimings;
+  /** The parser's output (plain data), when `parser` was asked for. */
+  parsed?: unknown;
+  /** What the deterministic extractor found, when `extract` was asked for. */
+  extraction?: ExtractionResult;
+  /** JSON-LD nodes then microdata items of an HTML page, when `structuredData` was asked for. */
+  structuredData?: Record<string, unknown>[];
 }

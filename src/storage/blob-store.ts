@@ -108,10 +108,16 @@ export interface CopyOptions {
 export interface SignedPutOptions {
   /** Seconds until the URL stops working. */
   expiresInSeconds: number;
-  /** Media type the object is stored with; an upload declaring another one is refused. */
+  /** Media type the object is stored with; an upload declaring another one is refused (unless anyContentType). */
   contentType: string;
   /** Largest accepted upload (default {@link DEFAULT_MAX_UPLOAD_BYTES}); see UploadGrant.enforced. */
   maxBytes?: number;
+  /**
+   * Accept an upload whatever `Content-Type` it declares (or none): for callers that check the
+   * bytes themselves, so a plain client (curl sends form-urlencoded, fetch text/plain) works. The
+   * local store still stores `contentType`; S3 stores what was sent. `enforced.contentType` is false.
+   */
+  anyContentType?: boolean;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface BlobGrant {
   expires: number;
   filename?: string;
   contentType?: string;
+  /** PUT only: any declared content type is accepted (the object is stored as `contentType`). */
+  anyContentType?: boolean;
   maxBytes?: number;
   /** PUT only: random, unique per signed upload URL; the local store records its use. */
   id?: string;
@@ -97,12 +99,14 @@ export function createBlobUrlSigner(options: BlobUrlSignerOptions): BlobUrlSigne
       }
       return build('GET', key, params);
     },
-    signPut(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES }) {
+    signPut(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES, anyContentType }) {
       assertValidContentType(contentType);
       if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new Error('maxBytes must be a non-negative integer');
       const expires = expiresAt(expiresInSeconds);
       const id = randomBytes(16).toString('base64url');
-      const url = build('PUT', key, { expires, content_type: contentType, max_bytes: String(maxBytes), id });
+      const params: Record<string, string> = { expires, content_type: contentType, max_bytes: String(maxBytes), id };
+      if (anyContentType) params.any_type = '1';
+      const url = build('PUT', key, params);
       return { url, expires: Number(expires), id };
     },
   };
@@ -151,6 +155,7 @@ function toGrant(method: BlobUrlMethod, key: string, params: Record<string, stri
       throw invalid('the upload URL lacks its content type, size limit or id');
     }
     grant.contentType = params.content_type;
+    if (params.any_type === '1') grant.anyContentType = true;
     grant.maxBytes = maxBytes;
     grant.id = params.id;
   }

@@ -222,7 +222,7 @@ export function createLocalBlobStore(options: LocalBlobStoreOptions): BlobStore 
         expiresAt: new Date(expires * 1000),
         contentType: signOptions.contentType,
         maxBytes: signOptions.maxBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-        enforced: { contentType: true, maxBytes: true, singleUse: true },
+        enforced: { contentType: !signOptions.anyContentType, maxBytes: true, singleUse: true },
       };
     },
 

@@ -213,12 +213,14 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       return head(target);
     },
 
-    async presignUpload(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES }) {
+    async presignUpload(key, { expiresInSeconds, contentType, maxBytes = DEFAULT_MAX_UPLOAD_BYTES, anyContentType }) {
       assertValidKey(key);
       assertValidContentType(contentType);
       const seconds = presignSeconds(expiresInSeconds);
       const now = new Date();
+      // A signed header must be sent with exactly its value: not signing it accepts any type.
       const headers = { 'content-type': contentType };
+      const signed: Record<string, string> = anyContentType ? {} : headers;
       const url = presignS3Url({
         method: 'PUT',
         endpoint,
@@ -228,7 +230,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
         ...keys,
         expiresInSeconds: seconds,
         now,
-        headers,
+        headers: signed,
       });
       return {
         url,
@@ -237,7 +239,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
         expiresAt: new Date(now.getTime() + seconds * 1000),
         contentType,
         maxBytes,
-        enforced: { contentType: true, maxBytes: false, singleUse: false },
+        enforced: { contentType: !anyContentType, maxBytes: false, singleUse: false },
       };
     },
   };

@@ -51,6 +51,24 @@ export function describeUploadContract({ store, key }: UploadContractContext): v
       expect((await upload(grant, '{}')).status).toBe(200);
     });
 
+    it('accepts any declared type, or none, when the grant says so', async () => {
+      for (const [name, headers] of [
+        ['plain', { 'content-type': 'text/plain;charset=UTF-8' }],
+        ['form', { 'content-type': 'application/x-www-form-urlencoded' }],
+        ['none', {}],
+      ] as const) {
+        const grant = await store().presignUpload(key(`files/any-${name}.json`), {
+          expiresInSeconds: 60,
+          contentType: 'application/json',
+          anyContentType: true,
+        });
+        expect(grant.enforced.contentType).toBe(false);
+        const response = await upload(grant, '{"any":true}', headers);
+        expect(response.status, name).toBe(200);
+        expect((await store().get(key(`files/any-${name}.json`)))?.toString()).toBe('{"any":true}');
+      }
+    });
+
     it("refuses a flipped signature, another key's signature and an added parameter", async () => {
       const mine = new URL((await grantFor('files/mine.json')).url);
       const theirs = new URL((await grantFor('files/theirs.json')).url);
@@ -71,6 +89,18 @@ export function describeUploadContract({ store, key }: UploadContractContext): v
       }
       expect(await store().head(key('files/mine.json'))).toBeNull();
       expect(await store().head(key('files/theirs.json'))).toBeNull();
+    });
+
+    it('refuses an upload after its URL expired and keeps nothing', async () => {
+      const grant = await store().presignUpload(key('files/late.json'), {
+        expiresInSeconds: 1,
+        contentType: 'application/json',
+      });
+      // Expiry has one-second resolution: 2.2 s is past it whatever the sub-second start.
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      const response = await upload(grant, '{"late":true}');
+      expect(response.status).toBe(403);
+      expect(await store().head(key('files/late.json'))).toBeNull();
     });
 
     it('stops an oversized upload while receiving, or shows its size to the caller', async () => {

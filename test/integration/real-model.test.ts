@@ -4,6 +4,10 @@ import { loadConfig } from '../../src/config.js';
 import { createOutboundGuard } from '../../src/engine/outbound-guard.js';
 import type { ModelProvider } from '../../src/models/model-provider.js';
 import { generateObject } from '../../src/models/structured-output.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { allowLocalPorts } from '../support/config.js';
+import { startExtractSite } from '../support/extract-site.js';
+import type { FixtureServer } from '../support/fixture-server.js';
 
 // Opt-in: runs against a real OpenAI-compatible server when MODEL_BASE_URL (and MODEL_NAME,
 // maybe MODEL_API_KEY, MODEL_STRUCTURED_OUTPUT…) are set in the environment, e.g.
@@ -59,5 +63,42 @@ describe.skipIf(!modelEnv.MODEL_BASE_URL)('a real model server (MODEL_BASE_URL)'
       prompt: page,
     });
     expect(result.object).toMatchObject({ price_eur: 120 });
+  });
+
+  describe('through the service: llm_extract on a scrape', () => {
+    let app: TestApp;
+    let site: FixtureServer;
+
+    beforeAll(async () => {
+      site = await startExtractSite();
+      // The service with this model: only the fixture site is allowed besides the model host.
+      app = await startTestApp({ config: { outbound: allowLocalPorts(site.port), model: loadConfig(modelEnv).model } });
+    }, 120_000);
+    afterAll(async () => {
+      await app?.close();
+      await site?.close();
+    });
+
+    it('fills the schema from the page', async () => {
+      const res = await app.request('/v1/scrapes', {
+        method: 'POST',
+        json: {
+          url_to_scrape: site.url('/product'),
+          formats: ['json'],
+          llm_extract: {
+            schema: {
+              type: 'object',
+              properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' } },
+              required: ['name', 'price', 'currency'],
+            },
+            prompt: 'The product this page sells',
+          },
+        },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = (await res.json()) as { result: { json_content: string }; warning?: string };
+      expect(JSON.parse(body.result.json_content)).toMatchObject({ price: 129.95, currency: 'EUR' });
+      expect(body.warning).toBeUndefined();
+    });
   });
 });

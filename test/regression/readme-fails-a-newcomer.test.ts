@@ -30,7 +30,9 @@ function curls(): Curl[] {
     .map((command) => {
       const data = /-d '([\s\S]*?)'/.exec(command)?.[1];
       const url = /localhost:8080(\/v1\/[^\s"']*)/.exec(command)![1]!;
-      return { method: data ? 'post' : 'get', path: url.split('?')[0]!, body: data ? JSON.parse(data) : undefined };
+      const explicit = /-X ([A-Z]+)/.exec(command)?.[1]?.toLowerCase();
+      const method = explicit ?? (data ? 'post' : 'get');
+      return { method, path: url.split('?')[0]!, body: data ? JSON.parse(data) : undefined };
     });
 }
 

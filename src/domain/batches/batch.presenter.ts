@@ -23,6 +23,7 @@ export const BatchObject = z
     completion_window: z.string(),
     credits_consumed: z.number().nullable(),
     cost_usd: z.number().nullable(),
+    warning: z.string().optional().describe('Present when json_content of the items is filled without a model.'),
   })
   .meta({ id: 'Batch' });
 
@@ -46,6 +47,7 @@ export function presentBatch(batch: BatchView): z.output<typeof BatchObject> {
     completion_window: batch.completionWindow,
     credits_consumed: batch.creditsConsumed,
     cost_usd: batch.costUsd,
+    ...(batch.warning ? { warning: batch.warning } : {}),
   };
 }
 

@@ -27,7 +27,11 @@ export const CreateBatchInput = z
     items: z
       .array(BatchItemInput, { error: 'is required (an array of {custom_id, url})' })
       .min(1, { error: 'must contain at least one item' })
-      .max(BATCH_LIMITS.maxItems, { error: `at most ${BATCH_LIMITS.maxItems} items per batch` }),
+      .max(BATCH_LIMITS.maxItems, { error: `at most ${BATCH_LIMITS.maxItems} items per batch` })
+      .optional(),
+    file_id: resourceId('file')
+      .optional()
+      .describe('A completed `purpose: "batch"` file holding the items (instead of `items`).'),
     ...ScrapeOptionsShape,
     metadata: MetadataSchema.optional(),
     webhook: webhookField.optional().describe('HTTPS URL that receives batch.completed.'),
@@ -35,8 +39,18 @@ export const CreateBatchInput = z
     completion_window: z.literal('24h').optional().describe('Accepted for compatibility; always 24h.'),
   })
   .superRefine((body, ctx) => {
+    if (body.items === undefined && body.file_id === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['items'],
+        message: 'is required (an array of {custom_id, url}), or file_id',
+      });
+    }
+    if (body.items !== undefined && body.file_id !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['file_id'], message: 'send items or file_id, not both' });
+    }
     const seen = new Map<string, number>();
-    body.items.forEach((item, i) => {
+    body.items?.forEach((item, i) => {
       const first = seen.get(item.custom_id);
       if (first !== undefined) {
         ctx.addIssue({

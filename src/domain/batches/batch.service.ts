@@ -15,6 +15,7 @@ import { exec } from '../../db/sql.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { BatchItem } from './batch-item.entity.js';
 import { BATCH_ITEM_JOB } from './batch-ledger.js';
+import type { ScrapeOptions } from '../scrapes/scrape.schema.js';
 import { batchItemView, batchProgressEvent, batchView, type BatchItemsPageView, type BatchView } from './batch.view.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
 import { BATCH_LIMITS, type CreateBatchCommand } from './batch.schema.js';
@@ -29,14 +30,42 @@ export interface BatchServiceDeps {
   webhookUrls: WebhookUrlPolicy;
   /** Wakes this process's job supervisor when a batch is queued. */
   work?: WorkSignal;
+  /** Where `file_id` batches read their items (the files module); without it `file_id` is refused. */
+  files?: BatchFileSource;
+}
+
+/** A completed `purpose: "batch"` file's items and batch options (the files module provides it). */
+export interface BatchFileSource {
+  /** 404 for an unknown file of the actor's team, 400 for one not completed or of another purpose. */
+  readBatchItems(
+    actor: Actor,
+    fileId: string,
+  ): Promise<{
+    items: NonNullable<CreateBatchCommand['items']>;
+    options: Omit<CreateBatchCommand, 'items' | 'file_id'>;
+  }>;
 }
 
 /** Batches: accepted at once (items inserted in bulk), run by the workers, read back in pages. */
 export class BatchService {
   constructor(private readonly deps: BatchServiceDeps) {}
 
+  /** A batch of inline `items`, or of the items of a completed batch file (`file_id`). */
   async create(actor: Actor, command: CreateBatchCommand): Promise<BatchView> {
-    const { items, metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
+    const { items, file_id, ...requested } = command;
+    if (file_id === undefined) return this.createOf(actor, items!, requested);
+    if (!this.deps.files) throw errors.validation('file_id: batches from files are not available');
+    const file = await this.deps.files.readBatchItems(actor, file_id);
+    // The file's own batch options (its object layout) apply unless the request sets them too.
+    return this.createOf(actor, file.items, { ...file.options, ...requested });
+  }
+
+  private async createOf(
+    actor: Actor,
+    items: NonNullable<CreateBatchCommand['items']>,
+    command: Omit<CreateBatchCommand, 'items' | 'file_id'>,
+  ): Promise<BatchView> {
+    const { metadata, webhook, webhook_url, completion_window: _window, ...options } = command;
     const targets = items.map((item, i) => this.checkItemUrl(item.url, `items[${i}].url`));
     const hook = webhook ?? webhook_url;
     const webhookUrl = hook
@@ -91,11 +120,11 @@ export class BatchService {
     });
     this.deps.work?.notify();
     await this.deps.pubsub.publish(batchProgressEvent(batch));
-    return batchView(batch);
+    return this.view(batch);
   }
 
   async get(actor: Actor, id: string): Promise<BatchView> {
-    return batchView(await this.find(actor, id));
+    return this.view(await this.find(actor, id));
   }
 
   /** The batch's progress now (404 for another team's batch): the first event a subscriber gets. */
@@ -116,7 +145,7 @@ export class BatchService {
       }
       batch.metadata = parseInput(MetadataSchema, merged, 'metadata');
       await tx.flush();
-      return batchView(batch);
+      return this.view(batch);
     });
   }
 
@@ -159,11 +188,15 @@ export class BatchService {
       .fork()
       .findAndCount(Batch, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
     return {
-      batches: batches.map(batchView),
+      batches: batches.map((batch) => this.view(batch)),
       nextCursor: offset + batches.length < total ? offset + batches.length : null,
     };
   }
 
+  /** The batch's view, with what its options mean for json_content (a rules-only llm_extract). */
+  private view(batch: Batch): BatchView {
+    return batchView(batch, this.deps.executor.jsonWarning(batch.options as ScrapeOptions));
+  }
   private async find(actor: Actor, id: string): Promise<Batch> {
     const batch = await this.deps.orm.em.fork().findOne(Batch, { id, teamId: actor.teamId });
     if (!batch) throw errors.notFound('batch', id);

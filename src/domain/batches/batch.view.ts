@@ -27,6 +27,8 @@ export interface BatchView {
   completionWindow: '24h';
   creditsConsumed: number | null;
   costUsd: number | null;
+  /** What the caller should know about the batch as a whole (json_content filled without a model). */
+  warning: string | null;
 }
 
 export interface BatchItemView {
@@ -52,7 +54,7 @@ export interface BatchItemsPageView {
   cursor: number | null;
 }
 
-export function batchView(batch: Batch): BatchView {
+export function batchView(batch: Batch, warning: string | null = null): BatchView {
   return {
     id: batch.id,
     status: batch.status,
@@ -71,6 +73,7 @@ export function batchView(batch: Batch): BatchView {
     completionWindow: '24h',
     creditsConsumed: batch.itemsCompleted,
     costUsd: null,
+    warning,
   };
 }
 

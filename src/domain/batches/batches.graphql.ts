@@ -65,6 +65,10 @@ export function batchGraphQL(kit: GraphQLKit, batches: BatchService): void {
       itemsFailed: t.exposeInt('itemsFailed'),
       numberRetried: t.exposeInt('numberRetried'),
       parser: t.exposeString('parser'),
+      warning: t.exposeString('warning', {
+        nullable: true,
+        description: 'Present when jsonContent of the items is filled without a model.',
+      }),
       country: t.exposeString('country', { nullable: true }),
       metadata: t.expose('metadata', { type: 'JSON' }),
       webhook: t.exposeString('webhook', { nullable: true }),

@@ -1,5 +1,6 @@
 import { exec } from '../../db/sql.js';
 import { defineModule } from '../../module/app-module.js';
+import { filesModule } from '../files/files.module.js';
 import { scrapesModule } from '../scrapes/scrapes.module.js';
 import { webhooksModule } from '../webhooks/webhooks.module.js';
 import { BatchItemSchema } from './batch-item.entity.js';
@@ -26,6 +27,7 @@ export const batchesModule = defineModule({
         queue: ctx.queue,
         webhookUrls,
         work: ctx.work,
+        files: ctx.use(filesModule).files,
       }),
       batchLedger: new BatchLedger(ctx.orm, ctx.queue, outbox),
     };

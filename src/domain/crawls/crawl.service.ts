@@ -52,6 +52,12 @@ export const DEFAULT_INCLUDE = ['/**'];
  * back while they run (GET, pages with cursor paging).
  */
 export class CrawlService {
+  /** The crawl's view; a rules-only llm_extract adds its warning to the crawl's own. */
+  private view(crawl: Crawl): CrawlView {
+    const view = crawlView(crawl);
+    const json = this.deps.executor.jsonWarning(crawl.options);
+    return json ? { ...view, warning: view.warning ? `${view.warning}; ${json}` : json } : view;
+  }
   private readonly pagesReader: CrawlPagesReader;
 
   constructor(private readonly deps: CrawlServiceDeps) {
@@ -114,11 +120,11 @@ export class CrawlService {
     });
     this.deps.work?.notify();
     await this.deps.pubsub.publish(progressEvent(crawl, { ...crawl, status: crawl.status }));
-    return crawlView(crawl);
+    return this.view(crawl);
   }
 
   async get(actor: Actor, id: string): Promise<CrawlView> {
-    return crawlView(await this.find(actor, id));
+    return this.view(await this.find(actor, id));
   }
 
   /** The crawl's progress now (404 for another team's crawl): the first event a subscriber gets. */
@@ -143,7 +149,7 @@ export class CrawlService {
       .fork()
       .findAndCount(Crawl, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset });
     return {
-      crawls: crawls.map(crawlView),
+      crawls: crawls.map((crawl) => this.view(crawl)),
       nextCursor: offset + crawls.length < total ? offset + crawls.length : null,
     };
   }

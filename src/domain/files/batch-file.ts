@@ -24,8 +24,8 @@ import type { ByteSource, JsonFileLimits } from './json-validation.js';
 
 export type BatchFileItem = z.output<typeof BatchItemInput>;
 
-/** Batch options of the object layout: the fields of `POST /v1/batches` except `items`. */
-const { items: _items, ...optionsShape } = CreateBatchInput.shape;
+/** Batch options of the object layout: the fields of `POST /v1/batches` except `items` and `file_id`. */
+const { items: _items, file_id: _fileId, ...optionsShape } = CreateBatchInput.shape;
 export const BatchFileOptionsInput = z.strictObject(optionsShape);
 export type BatchFileOptions = z.output<typeof BatchFileOptionsInput>;
 

@@ -6,6 +6,12 @@ import type { EngineRegistry } from '../../engine/registry.js';
 import { parseTargetUrl } from '../../engine/target-url.js';
 import type { PageSnapshot } from '../../engine/types.js';
 import type { ParserRegistry } from '../../parsers/parser.js';
+import type { ModelRegistry } from '../../models/model-registry.js';
+import { objectSchema } from '../../extraction/request-schema.js';
+import { formatExtractionWarning } from '../../extraction/warning.js';
+import { extractFromText, runParser } from '../../pipeline/page-json.js';
+import { checkModelRoom, extractWithModel } from './llm-extract.js';
+import type { JsonPlan } from './json-plan.js';
 import type { ContentPipeline } from '../../pipeline/content-pipeline.js';
 import type { PreparedContentOptions } from '../../pipeline/options.js';
 import type { ConvertPool } from '../../pipeline/convert-pool.js';
@@ -30,6 +36,8 @@ export interface ScrapeExecutorDeps {
   convertPool?: ConvertPool | null;
   /** The operator's proxies (PROXY_URLS): `country` picks one tagged with it; rotation on failure. */
   proxies: ProxyPool;
+  /** Model providers for `llm_extract`; without a default one, the deterministic extractor fills it. */
+  models?: ModelRegistry;
 }
 
 export interface ExecuteRequest {
@@ -77,6 +85,8 @@ export interface PreparedScrape {
   /** The same options uncompiled, for a conversion thread (which compiles its own copy once). */
   contentOptions: ContentOptions;
   contentKey: string;
+  /** How json_content is produced, when it was asked for. */
+  json: JsonPlan | null;
 }
 
 /**
@@ -97,8 +107,10 @@ export class ScrapeExecutor {
     const plan = planScrape(options, this.deps.timeoutMs);
     if (options.parser) this.deps.parsers.require(options.parser.id);
     if (!how.prefetched) this.deps.engines.plan(plan.needs, options.engine);
+    const json = this.planJson(options);
     const contentOptions: ContentOptions = {
-      formats: plan.contentFormats,
+      // A model reads the page as markdown, whether or not the response shows it.
+      formats: json?.mode === 'model' ? [...new Set([...plan.contentFormats, 'markdown'])] : plan.contentFormats,
       removeCssSelectors: options.remove_css_selectors,
       removeImages: options.remove_images,
       removeClassNames: options.remove_class_names,
@@ -112,9 +124,43 @@ export class ScrapeExecutor {
           }
         : null,
       ...(how.discoverLinks ? { discoverLinks: true } : {}),
+      ...(json?.mode === 'parser' ? { parser: { id: json.id, options: json.options } } : {}),
+      ...(json?.mode === 'rules' ? { extract: { schema: json.schema, prompt: json.prompt } } : {}),
+      ...(json?.mode === 'model' ? { structuredData: true } : {}),
     };
     const content = this.deps.pipeline.prepare(contentOptions);
-    return { plan, content, contentOptions, contentKey: JSON.stringify(contentOptions) };
+    return { plan, content, contentOptions, contentKey: JSON.stringify(contentOptions), json };
+  }
+
+  /**
+   * What a batch or crawl says about its pages' json_content up front (their own warnings are
+   * not kept per page): null unless `llm_extract` is filled by rules because no model is
+   * configured in this process.
+   */
+  jsonWarning(options: Pick<ScrapeOptions, 'llm_extract' | 'parser'>): string | null {
+    if (!options.llm_extract || options.parser || this.deps.models?.default()) return null;
+    return "json_content of every page is filled without a model (no model is configured), by rules reading each page's structured data and labels; keys they do not find are null";
+  }
+
+  /**
+   * How json_content will be made: the parser, the configured model (its schema checked, and
+   * the room it leaves in the model's context), or the deterministic extractor when no model is
+   * configured. 400s for an unusable schema, before anything is fetched.
+   */
+  private planJson(options: ScrapeOptions): JsonPlan | null {
+    if (options.parser) {
+      const { id, ...parserOptions } = options.parser;
+      return { mode: 'parser', id, options: parserOptions };
+    }
+    const request = options.llm_extract;
+    if (!request) return null;
+    const schema = objectSchema(request.schema, 'llm_extract.schema');
+    const provider = this.deps.models?.default() ?? null;
+    const prompt = request.prompt?.trim() || undefined;
+    if (!provider) return { mode: 'rules', schema: request.schema, prompt };
+    checkModelRoom(provider, { schema: schema.json, prompt });
+    const model = typeof request.model === 'string' && request.model.trim() ? request.model.trim() : undefined;
+    return { mode: 'model', provider, schema: schema.json, list: schema.resolved.type === 'array', prompt, model };
   }
 
   /** Fetches and processes one URL (a scrape, a batch item). */
@@ -163,7 +209,13 @@ export class ScrapeExecutor {
       // converted, or the pool dropped it for that: store nothing, as when a fetch is cut off.
       if (request.signal?.aborted) throw abortReasonToError(request.signal.reason);
     });
-    const content = this.formatContent(snapshot, converted, request.options, plan);
+    const content = this.formatContent(snapshot, converted, plan);
+    const jsonNotes: string[] = [];
+    if (prepared.json) {
+      const produced = await this.produceJson(prepared.json, snapshot, converted, request.signal);
+      content.json = JSON.stringify(produced.value ?? null);
+      if (produced.warning) jsonNotes.push(produced.warning);
+    }
     const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
     const page = Object.assign(new Page(), {
       id: request.pageId,
@@ -184,9 +236,47 @@ export class ScrapeExecutor {
     return {
       page,
       content,
-      warnings: [...fetched.warnings, ...(snapshot.warnings ?? []), ...notes],
+      warnings: [...fetched.warnings, ...(snapshot.warnings ?? []), ...notes, ...jsonNotes],
       links: converted?.pageLinks ?? [],
     };
+  }
+
+  /**
+   * json_content's value: the parser's output or the deterministic extractor's (both made where
+   * the page was converted), or the model's. A page that was not converted (an image, an empty
+   * body) meets the parser here, which refuses it (422), or fills nothing.
+   */
+  private async produceJson(
+    json: JsonPlan,
+    snapshot: PageSnapshot,
+    converted: ContentResult | null,
+    signal: AbortSignal | undefined,
+  ): Promise<{ value: unknown; warning?: string }> {
+    if (json.mode === 'parser') {
+      if (converted?.parsed !== undefined) return { value: converted.parsed };
+      const parser = this.deps.parsers.require(json.id);
+      const input = { url: snapshot.finalUrl, text: snapshot.text ?? '', contentType: snapshot.contentType };
+      return { value: parser.parse({ ...input, metadata: { ...(converted?.metadata ?? {}) } }, json.options) ?? null };
+    }
+    if (json.mode === 'rules') {
+      let extraction = converted?.extraction;
+      if (!extraction) {
+        const bare: ContentResult = { kind: 'text', metadata: { title: '' }, timings: {} };
+        extractFromText('', snapshot.finalUrl, this.deps.pipeline.prepare({ formats: [], extract: json }), bare);
+        extraction = bare.extraction!;
+      }
+      return { value: extraction.data, warning: formatExtractionWarning(extraction) };
+    }
+    const value = await extractWithModel(
+      { provider: json.provider, schema: json.schema, list: json.list, prompt: json.prompt, model: json.model, signal },
+      {
+        url: snapshot.finalUrl,
+        title: converted?.metadata.title ?? '',
+        markdown: converted?.markdown ?? '',
+        structuredData: converted?.structuredData ?? [],
+      },
+    );
+    return { value };
   }
 
   private async convert(
@@ -197,7 +287,13 @@ export class ScrapeExecutor {
     if (snapshot.text === undefined) {
       const bytes = isPdf(snapshot.contentType) ? (snapshot.pdf ?? snapshot.body) : null;
       if (!bytes || bytes.length === 0) return { converted: null, notes: [] };
-      const { result, warnings } = await pdfContent(bytes, prepared.contentOptions);
+      const extracting = prepared.content.extract !== null;
+      const formats = extracting ? [...prepared.contentOptions.formats, 'text'] : prepared.contentOptions.formats;
+      const { result, warnings } = await pdfContent(bytes, { ...prepared.contentOptions, formats });
+      // A PDF's json steps run here, on its extracted text (the parsers read HTML or text only).
+      const input = { text: '', url: snapshot.finalUrl, contentType: snapshot.contentType };
+      extractFromText(result.text ?? '', snapshot.finalUrl, prepared.content, result);
+      runParser(input, prepared.content, result);
       return { converted: result, notes: warnings };
     }
     const input = { text: snapshot.text, url: snapshot.finalUrl, contentType: snapshot.contentType };
@@ -209,28 +305,9 @@ export class ScrapeExecutor {
     return { converted: await this.deps.pipeline.process(input, prepared.content), notes: [] };
   }
 
-  private formatContent(
-    snapshot: PageSnapshot,
-    converted: ContentResult | null,
-    options: ScrapeOptions,
-    plan: ScrapePlan,
-  ): FormatContent {
+  private formatContent(snapshot: PageSnapshot, converted: ContentResult | null, plan: ScrapePlan): FormatContent {
     const content: FormatContent = {};
     for (const format of plan.contentFormats) content[format] = converted?.[format] ?? '';
-    if (plan.wantsJson && options.parser) {
-      const parser = this.deps.parsers.require(options.parser.id);
-      const { id: _id, ...parserOptions } = options.parser;
-      const parsed = parser.parse(
-        {
-          url: snapshot.finalUrl,
-          text: snapshot.text ?? '',
-          contentType: snapshot.contentType,
-          metadata: { ...(converted?.metadata ?? {}) },
-        },
-        parserOptions,
-      );
-      content.json = JSON.stringify(parsed ?? null);
-    }
     if (plan.browser?.screenshot && snapshot.screenshot) content.screenshot = snapshot.screenshot;
     if (plan.browser?.printPdf && snapshot.pdf) content.raw_pdf = snapshot.pdf;
     return content;

@@ -1,5 +1,5 @@
 import type { Capability, PageAction, PageRequest } from '../../engine/types.js';
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { actionWaitMs, type ScrapeOptions } from './scrape.schema.js';
 
 /** Screen presets (decisions.md, "Scrapes"). */
@@ -21,7 +21,8 @@ export interface ScrapePlan {
 
 /**
  * What a scrape needs from an engine and how long it may take. Actions, screenshots, screen
- * sizes, raw_pdf and waits imply a browser (decisions.md); `json` needs a parser or llm_extract.
+ * sizes, raw_pdf and waits imply a browser (decisions.md); `json` needs a parser or llm_extract
+ * (exactly one), and either of them implies `json`.
  */
 export function planScrape(options: ScrapeOptions, baseTimeoutMs: number): ScrapePlan {
   const formats = options.formats ?? ['markdown'];
@@ -32,17 +33,14 @@ export function planScrape(options: ScrapeOptions, baseTimeoutMs: number): Scrap
   if (formats.includes('raw_pdf')) needs.add('pdf');
   if (options.screen_size) needs.add('screen');
   if ((options.wait_before_scraping ?? 0) > 0) needs.add('javascript');
-  const wantsJson = formats.includes('json');
-  if (wantsJson && !options.parser && !options.llm_extract) {
+  if (formats.includes('json') && !options.parser && !options.llm_extract) {
     throw errors.validation('formats: "json" needs a parser ({"parser": {"id": ...}}) or llm_extract to produce it');
   }
-  if (options.llm_extract) {
-    throw new AppError(
-      'validation',
-      'validation_error',
-      'llm_extract: no model provider or extractor is available in this version of the service',
-    );
+  if (options.parser && options.llm_extract) {
+    throw errors.validation('llm_extract: send either parser or llm_extract, not both (json_content holds one output)');
   }
+  // A parser or llm_extract asks for json_content even when `formats` does not list it.
+  const wantsJson = formats.includes('json') || options.parser !== undefined || options.llm_extract !== undefined;
   const browserNeeded = needs.size > 0;
   const waits = (options.wait_before_scraping ?? 0) + actionWaitMs(options.actions ?? []);
   return {

@@ -71,10 +71,22 @@ export const LinksOnPageSchema = z.looseObject({
 
 export const ParserRefSchema = z.looseObject({ id: z.string().min(1).max(200) });
 
-export const LlmExtractSchema = z.looseObject({
-  schema: z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' }),
-  prompt: z.string().max(10_000).optional(),
-});
+export const LlmExtractSchema = z
+  .looseObject({
+    schema: z
+      .record(z.string(), z.unknown(), { error: 'is required: a JSON Schema object of the output' })
+      .describe('JSON Schema of the output (its top level an object), or an example object.'),
+    prompt: z.string().max(10_000).optional().describe('Instructions for the model (what to extract, which item).'),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Extension: another model of the configured server for this request.'),
+  })
+  .describe(
+    'Fills json_content: with the configured model (MODEL_BASE_URL), else with the deterministic extractor (the response warning says which keys it found).',
+  );
 
 const ScreenSizeSchema = z
   .looseObject({

@@ -98,6 +98,9 @@ export class ScrapeService {
 }
 
 function requestedFormats(options: ScrapeOptions): string[] {
-  const formats = options.formats ?? ['markdown'];
-  return wantsScreenshot(options) && !formats.includes('screenshot') ? [...formats, 'screenshot'] : formats;
+  const formats = [...(options.formats ?? ['markdown'])];
+  if (wantsScreenshot(options) && !formats.includes('screenshot')) formats.push('screenshot');
+  // A parser or llm_extract implies json (scrape-plan.ts).
+  if ((options.parser || options.llm_extract) && !formats.includes('json')) formats.push('json');
+  return formats;
 }

@@ -5,8 +5,13 @@ import { ScrapeSchema } from './scrape.entity.js';
 import { ScrapeService } from './scrape.service.js';
 import { scrapeGraphQL } from './scrapes.graphql.js';
 import { scrapeRoutes } from './scrapes.routes.js';
+import { parsersGraphQL } from './parsers.graphql.js';
+import { parserRoutes } from './parsers.routes.js';
 
-/** `POST /v1/scrapes`, and the executor every page of the service goes through (batches and crawls too). */
+/**
+ * `POST /v1/scrapes`, `GET /v1/parsers`, and the executor every page of the service goes through
+ * (batches and crawls too).
+ */
 export const scrapesModule = defineModule({
   name: 'scrapes',
   entities: [ScrapeSchema],
@@ -21,9 +26,13 @@ export const scrapesModule = defineModule({
       timeoutMs: ctx.config.scrape.timeoutMs,
       convertPool: ctx.convertPool,
       proxies: ctx.proxies,
+      models: ctx.models,
     });
-    return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor };
+    return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor, parsers: ctx.parsers };
   },
-  routes: ({ scrapes }) => scrapeRoutes({ scrapes }),
-  graphql: (kit, { scrapes }) => scrapeGraphQL(kit, scrapes),
+  routes: ({ scrapes, parsers }) => [...scrapeRoutes({ scrapes }), ...parserRoutes({ parsers })],
+  graphql: (kit, { scrapes, parsers }) => {
+    scrapeGraphQL(kit, scrapes);
+    parsersGraphQL(kit, parsers);
+  },
 });

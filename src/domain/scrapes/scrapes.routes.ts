@@ -20,8 +20,12 @@ export function scrapeRoutes({ scrapes }: { scrapes: ScrapeService }) {
         200: { description: 'The scrape.', schema: ScrapeObject },
         403: { description: 'The target is refused by the outbound policy (`blacklisted_domain`).' },
         404: { description: 'Unknown parser (`parser_not_found`).' },
-        502: { description: 'The target could not be reached (`upstream_error`).' },
-        504: { description: 'The target did not answer in time (`request_timeout`).' },
+        422: { description: 'The parser cannot read this page (`invalid_parser_input`).' },
+        502: {
+          description:
+            'The target could not be reached (`upstream_error`), or the model failed llm_extract (`model_error`).',
+        },
+        504: { description: 'The target or the model did not answer in time (`request_timeout`).' },
       },
       handler: async ({ actor, body, signal }) => presentScrape(await scrapes.create(actor, body, signal)),
     }),

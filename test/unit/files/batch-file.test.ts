@@ -174,9 +174,9 @@ describe('readBatchFile', () => {
 /** What POST /v1/batches says about the same items: the schema, then each URL's syntax. */
 function inlineOutcome(items: unknown[]): { ok: true; items: unknown[] } | { ok: false; detail: string } {
   try {
-    const command = parseInput(CreateBatchInput, { items });
-    command.items.forEach((item, i) => parseTargetUrl(item.url, `items[${i}].url`));
-    return { ok: true, items: command.items };
+    const parsed = parseInput(CreateBatchInput, { items }).items ?? [];
+    parsed.forEach((item, i) => parseTargetUrl(item.url, `items[${i}].url`));
+    return { ok: true, items: parsed };
   } catch (err) {
     return { ok: false, detail: (err as AppError).detail };
   }

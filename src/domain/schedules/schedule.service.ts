@@ -1,0 +1,242 @@
+import { randomBase36, newId } from '../../ids.js';
+import { exec } from '../../db/sql.js';
+import type { Orm } from '../../db/orm.js';
+import { AppError, errors } from '../../errors.js';
+import type { PubSub } from '../../pubsub/pubsub.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
+import type { WorkSignal } from '../../workers/work-signal.js';
+import type { Actor } from '../auth/actor.js';
+import {
+  convertScheduleText,
+  describeCron,
+  parseCronExpression,
+  parseExecuteAt,
+  parseTimezone,
+  requireNextRun,
+  type CronFromText,
+} from './cron/index.js';
+import { invalidField } from './cron/field-error.js';
+import type { ScheduleEndpoints } from './schedule-endpoint.js';
+import { FIRE_KIND, fireJobId, runsById, scheduleOf, scheduleRunOf, type FirePayload } from './schedule-rows.js';
+import type { Schedule } from './schedule.entity.js';
+import { SCHEDULE_LIMITS, type CreateScheduleCommand, type RunsPageArgs } from './schedule.schema.js';
+import { scheduleRunView, scheduleView, type ScheduleRunsPage, type ScheduleView } from './schedule.view.js';
+
+export interface ScheduleServiceDeps {
+  orm: Orm;
+  queue: JobQueue;
+  work: WorkSignal;
+  pubsub: PubSub;
+  endpoints: ScheduleEndpoints;
+  /** The model fallback for `text` (absent when no model is configured). */
+  cronFromText?: CronFromText;
+  /** The request body limit: a payload larger than a request may be is refused. */
+  bodyLimitBytes: number;
+  now?: () => Date;
+}
+
+interface Timing {
+  type: Schedule['type'];
+  cronExpression: string | null;
+  description: string | null;
+  executeAt: Date | null;
+  timezone: string;
+  firstRun: Date;
+}
+
+const MODES = ['cron_expression', 'execute_at', 'text'] as const;
+
+/** Schedules: create, read, delete, and the runs history. Firing is ScheduleFiring's. */
+export class ScheduleService {
+  constructor(private readonly deps: ScheduleServiceDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  async create(actor: Actor, command: CreateScheduleCommand): Promise<ScheduleView> {
+    const payload = command.payload ?? {};
+    this.checkPayloadSize(payload);
+    const given = MODES.filter((m) => command[m] !== undefined);
+    if (given.length === 0) {
+      throw invalidField(
+        'cron_expression',
+        'one of cron_expression (recurring), execute_at (one-time) or text (a recurrence in words) is required',
+      );
+    }
+    if (given.length > 1)
+      throw invalidField(given[1]!, `cannot be combined with ${given[0]}; give exactly one of ${MODES.join(', ')}`);
+    // Cheap checks first: a bad time zone or expression is refused before any DNS or model call.
+    const early = command.text === undefined ? this.timing(command, null) : null;
+    const endpoint = await this.deps.endpoints.validate(command.method, command.endpoint, payload);
+    const timing =
+      early ??
+      this.timing(command, (await convertScheduleText(command.text, { model: this.deps.cronFromText })).cronExpression);
+    const id = newId('schedule');
+    await this.deps.queue.transaction(async (em) => {
+      await exec(
+        em,
+        `insert into schedules (id, team_id, type, method, endpoint, payload, cron_expression, execute_at,
+           expression_timezone, text, description, state, next_run_at)
+         values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, 'ENABLED', ?)`,
+        [
+          id,
+          actor.teamId,
+          timing.type,
+          command.method,
+          endpoint,
+          JSON.stringify(payload),
+          timing.cronExpression,
+          timing.executeAt,
+          timing.timezone,
+          command.text ?? null,
+          timing.description,
+          timing.firstRun,
+        ],
+      );
+      const job: FirePayload = { scheduleId: id, due: timing.firstRun.toISOString() };
+      await this.deps.queue.enqueue(
+        [
+          {
+            id: fireJobId(id, timing.firstRun),
+            kind: FIRE_KIND,
+            teamId: actor.teamId,
+            payload: { ...job },
+            runAt: timing.firstRun,
+          },
+        ],
+        em,
+      );
+    });
+    this.deps.work.notify();
+    return this.get(actor, id);
+  }
+
+  private checkPayloadSize(payload: Record<string, unknown>): void {
+    const size = Buffer.byteLength(JSON.stringify(payload));
+    if (size > this.deps.bodyLimitBytes) {
+      throw new AppError(
+        'payload_too_large',
+        'payload_too_large',
+        `payload: ${size} bytes is more than the ${this.deps.bodyLimitBytes} bytes a request body may have`,
+        { metadata: { field: 'payload' } },
+      );
+    }
+  }
+
+  /** When the schedule runs: from the cron expression (or the text's), or execute_at. */
+  private timing(command: CreateScheduleCommand, fromText: string | null): Timing {
+    const now = this.now();
+    const expression = fromText ?? command.cron_expression;
+    if (expression !== undefined) {
+      if (command.expression_timezone === undefined && fromText === null) {
+        throw invalidField(
+          'expression_timezone',
+          'is required with cron_expression (an IANA time zone such as UTC or Europe/Berlin)',
+        );
+      }
+      const timezone = command.expression_timezone === undefined ? 'UTC' : parseTimezone(command.expression_timezone);
+      const field = fromText === null ? 'cron_expression' : 'text';
+      const cron = parseCronExpression(expression, field);
+      const firstRun = requireNextRun(cron, { timezone, after: now }, field);
+      return {
+        type: 'recurring',
+        cronExpression: cron.expression,
+        description: describeCron(cron),
+        executeAt: null,
+        timezone,
+        firstRun,
+      };
+    }
+    const timezone = command.expression_timezone === undefined ? 'UTC' : parseTimezone(command.expression_timezone);
+    const executeAt = parseExecuteAt(command.execute_at, { now, timezone });
+    return { type: 'onetime', cronExpression: null, description: null, executeAt, timezone, firstRun: executeAt };
+  }
+
+  async get(actor: Actor, id: string): Promise<ScheduleView> {
+    const em = this.deps.orm.em.fork();
+    const [row] = await exec(em, 'select * from schedules where id = ? and team_id = ?', [id, actor.teamId]);
+    if (!row) throw errors.notFound('schedule', id);
+    const schedule = scheduleOf(row);
+    const runs = await runsById(em, [schedule.lastRunId]);
+    return scheduleView(schedule, schedule.lastRunId ? (runs.get(schedule.lastRunId) ?? null) : null);
+  }
+
+  /** The team's schedules, newest first; deleted (and ended) ones only when asked. */
+  async list(actor: Actor, options: { includeDeleted?: boolean } = {}): Promise<ScheduleView[]> {
+    const em = this.deps.orm.em.fork();
+    const rows = await exec(
+      em,
+      `select * from schedules where team_id = ? ${options.includeDeleted ? '' : `and state = 'ENABLED'`}
+       order by created_at desc, id desc limit ?`,
+      [actor.teamId, SCHEDULE_LIMITS.list],
+    );
+    const schedules = rows.map(scheduleOf);
+    const runs = await runsById(
+      em,
+      schedules.map((s) => s.lastRunId),
+    );
+    return schedules.map((s) => scheduleView(s, s.lastRunId ? (runs.get(s.lastRunId) ?? null) : null));
+  }
+
+  /**
+   * Deletes a schedule: no run starts after this returns (its queued firing is removed in the
+   * same transaction, and a firing checks the state under the same row lock); a call already
+   * under way finishes and is recorded. Deleting a deleted schedule is not an error.
+   */
+  async delete(actor: Actor, id: string): Promise<{ scheduleId: string }> {
+    const found = await this.deps.queue.transaction(async (em) => {
+      const [row] = await exec(em, 'select id, next_run_at from schedules where id = ? and team_id = ? for update', [
+        id,
+        actor.teamId,
+      ]);
+      if (!row) return false;
+      const next = row.next_run_at ? new Date(row.next_run_at as string | Date) : null;
+      await exec(
+        em,
+        `update schedules set state = 'DELETED', next_run_at = null, deleted_at = coalesce(deleted_at, now()) where id = ?`,
+        [id],
+      );
+      if (next) await exec(em, `delete from jobs where id = ? and status = 'queued'`, [fireJobId(id, next)]);
+      return true;
+    });
+    if (!found) throw errors.notFound('schedule', id);
+    return { scheduleId: id };
+  }
+
+  /** The schedule's runs, latest due time first. */
+  async runs(actor: Actor, id: string, page: RunsPageArgs = {}): Promise<ScheduleRunsPage> {
+    const em = this.deps.orm.em.fork();
+    const [owned] = await exec(em, 'select 1 from schedules where id = ? and team_id = ?', [id, actor.teamId]);
+    if (!owned) throw errors.notFound('schedule', id);
+    const limit = page.limit ?? SCHEDULE_LIMITS.runsPage.default;
+    const before = page.cursor === undefined ? null : decodeCursor(page.cursor);
+    const rows = await exec(
+      em,
+      `select * from schedule_runs where schedule_id = ? ${before ? 'and scheduled_for < ?' : ''}
+       order by scheduled_for desc limit ?`,
+      before ? [id, before, limit + 1] : [id, limit + 1],
+    );
+    const runs = rows.slice(0, limit).map(scheduleRunOf);
+    const hasMore = rows.length > limit;
+    return {
+      data: runs.map(scheduleRunView),
+      hasMore,
+      nextCursor: hasMore ? encodeCursor(runs.at(-1)!.scheduledFor) : null,
+    };
+  }
+}
+
+const encodeCursor = (d: Date) => Buffer.from(d.toISOString()).toString('base64url');
+
+function decodeCursor(cursor: string): Date {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const d = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(d.getTime())) {
+    throw invalidField('cursor', 'is not a cursor this endpoint returned (use next_cursor)');
+  }
+  return d;
+}
+
+/** A run id: `run_` and a random suffix (runs are not a resource of their own in the spec). */
+export const newRunId = () => `run_${randomBase36(20)}`;
