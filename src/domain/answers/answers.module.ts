@@ -4,7 +4,8 @@ import { BACKGROUND_LANE } from '../../module/app-module.js';
 import { pagesModule } from '../pages/pages.module.js';
 import { scrapesModule } from '../scrapes/scrapes.module.js';
 import { searchesModule } from '../searches/searches.module.js';
-import { noContextFiles } from './answer-context.js';
+import { filesModule } from '../files/files.module.js';
+import { createFileContextSources } from './file-context-sources.js';
 import { AnswerSchema } from './answer.entity.js';
 import { answerRunHandler, answerRunKind } from './answer-run.job.js';
 import { AnswerRunner } from './answer-run.js';
@@ -19,8 +20,7 @@ const PURGE_CHUNK = 500;
 /**
  * Answers: `POST /v1/answers` runs search → read → rank → compose as an `answer.run` job the
  * API claims at once and runs while the client waits (ANSWER_WAIT_MS); a worker finishes it if
- * the API could not. Context files come through `AnswerContextSources` (none until the files
- * module provides them).
+ * the API could not. Context files come from the files module through `AnswerContextSources`.
  */
 export const answersModule = defineModule({
   name: 'answers',
@@ -33,7 +33,7 @@ export const answersModule = defineModule({
     ctx.use(searchesModule); // registers the stored-pages search provider
     const { executor } = ctx.use(scrapesModule);
     const { pageContent } = ctx.use(pagesModule);
-    const context = noContextFiles;
+    const context = createFileContextSources(ctx.use(filesModule).files, ctx.settings.maxBytes);
     const runner = new AnswerRunner({
       orm: ctx.orm,
       queue: ctx.queue,
