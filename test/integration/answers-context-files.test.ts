@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextFileText } from '../../src/domain/answers/file-context.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { allowLocalPorts } from '../support/config.js';
 import { expectEnvelope } from '../support/envelope.js';
@@ -132,15 +131,5 @@ describe('answers read context files', () => {
     expect((await expectEnvelope(wrongPurpose, 400)).code).toBe('invalid_file_purpose');
     const after = ((await (await app.request('/v1/answers', { headers: bodiless })).json()) as Body).data.length;
     expect(after).toBe(before);
-  });
-});
-
-describe('contextFileText', () => {
-  it('writes objects as label: value lines, nested members under their label, arrays as paragraphs', () => {
-    expect(contextFileText('{"plan":"Pro","price_per_month":"49 EUR","extras":{"support":"email"}}')).toBe(
-      'plan: Pro\nprice per month: 49 EUR\n\nextras:\nsupport: email',
-    );
-    expect(contextFileText('["a", {"b": 1}]')).toBe('a\n\nb: 1');
-    expect(contextFileText('"just text"')).toBe('just text');
   });
 });

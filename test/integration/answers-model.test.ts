@@ -89,17 +89,21 @@ async function waitFor(id: string, status: string): Promise<Body> {
   throw new Error(`answer ${id} never became ${status}`);
 }
 
+/** The answer a POST returned, followed to its end when the loaded machine made it outlast the wait. */
+async function settled(res: Response): Promise<Body> {
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as Body;
+  return body.status === 'in_progress' ? waitFor(body.id, 'completed') : body;
+}
+
 describe('answers with a model and SearXNG', () => {
   it('searches, reads the results, sends the model the schema and the right passages, returns its JSON', async () => {
     model.reply({ json: { plan: 'Starter', price: 9 } });
     const calls = model.calls.length;
     const task = 'How much does the Acme Starter plan cost per month?';
-    const res = await app.request('/v1/answers', {
-      method: 'POST',
-      json: { task, json_format: { plan: '', price: 0 } },
-    });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Body;
+    const body = await settled(
+      await app.request('/v1/answers', { method: 'POST', json: { task, json_format: { plan: '', price: 0 } } }),
+    );
     expect(body).toMatchObject({ object: 'answer', status: 'completed', task });
     expect(body.result.json_content).toBe('{"plan":"Starter","price":9}');
     expect(body.result.sources[0]).toBe(site.url('/pricing'));
@@ -132,12 +136,12 @@ describe('answers with a model and SearXNG', () => {
       expect(res.status).toBe(200);
     }
     model.reply({ json: { answer: 'Starter costs 9 EUR per month' } });
-    const body = (await (
+    const body = await settled(
       await app.request('/v1/answers', {
         method: 'POST',
         json: { task: 'pricing of the launch', search: { provider: 'stored' } },
-      })
-    ).json()) as Body;
+      }),
+    );
     expect(body.status).toBe('completed');
     expect(body.result.sources).toEqual([site.url('/pricing')]);
     const prompt = userText(model.calls.at(-1)!.body);
@@ -148,7 +152,7 @@ describe('answers with a model and SearXNG', () => {
 
   it('a list shape (the Python SDK’s example) becomes an array schema with every key required', async () => {
     model.reply({ json: { products: [{ name: 'Starter', price: '9 EUR' }] } });
-    const body = (await (
+    const body = await settled(
       await app.request('/v1/answers', {
         method: 'POST',
         json: {
@@ -156,8 +160,8 @@ describe('answers with a model and SearXNG', () => {
           json_format: { products: [{ name: '', price: '' }] },
           urls: [site.url('/pricing')],
         },
-      })
-    ).json()) as Body;
+      }),
+    );
     expect(JSON.parse(body.result.json_content)).toEqual({ products: [{ name: 'Starter', price: '9 EUR' }] });
     expect(model.calls.at(-1)!.body!.response_format?.json_schema?.schema).toEqual({
       type: 'object',
@@ -178,12 +182,12 @@ describe('answers with a model and SearXNG', () => {
   it('a reply that breaks the schema gets one repair round', async () => {
     model.reply({ json: { plan: 5 } }, { json: { plan: 'Starter', price: 9 } });
     const calls = model.calls.length;
-    const body = (await (
+    const body = await settled(
       await app.request('/v1/answers', {
         method: 'POST',
         json: { task: 'Starter price', json_format: { plan: '', price: 0 }, urls: [site.url('/pricing')] },
-      })
-    ).json()) as Body;
+      }),
+    );
     expect(body.result.json_content).toBe('{"plan":"Starter","price":9}');
     expect(model.calls.length).toBe(calls + 2);
     expect(userText(model.calls.at(-1)!.body)).toMatch(/does not match the required JSON Schema/);

@@ -195,6 +195,60 @@ describe('answers without a model (the default)', () => {
   });
 });
 
+/** A completed file of `purpose` holding `body`. */
+async function completedFile(body: string, purpose: 'batch' | 'context', key?: string): Promise<string> {
+  const auth = key ? { key } : {};
+  const grant = (await (
+    await app.request('/v1/files', { method: 'POST', json: { filename: 'context.json', purpose }, ...auth })
+  ).json()) as Body;
+  const put = await fetch(grant.upload_url, { method: 'PUT', headers: grant.upload_headers, body });
+  expect(put.status).toBe(200);
+  const done = await app.request(`/v1/files/${grant.id}/complete`, { method: 'POST', ...auth });
+  expect(done.status).toBe(200);
+  return grant.id as string;
+}
+
+describe('context files', () => {
+  it('a context file is read as a source, cited by its id', async () => {
+    const fileId = await completedFile(
+      JSON.stringify({ warehouse: 'Ghent', opening_hours: 'Mon-Fri 8-18' }),
+      'context',
+    );
+    const body = (await (
+      await app.request('/v1/answers', {
+        method: 'POST',
+        json: {
+          task: 'warehouse opening hours',
+          json_format: { opening_hours: '' },
+          urls: [site.url('/about')],
+          context_file_ids: [fileId],
+        },
+      })
+    ).json()) as Body;
+    expect(body.status).toBe('completed');
+    expect(JSON.parse(body.result.json_content)).toEqual({ opening_hours: 'Mon-Fri 8-18' });
+    expect(body.result.sources).toEqual([fileId]);
+  });
+
+  it('another team’s file → 404; a batch file → 400; nothing created', async () => {
+    const other = await app.otherTeam();
+    const theirs = await completedFile('{"a": 1}', 'context', other.key);
+    const batchFile = await completedFile(JSON.stringify([{ custom_id: 'a', url: site.url('/about') }]), 'batch');
+    const before = await answerCount();
+    const notFound = await app.request('/v1/answers', {
+      method: 'POST',
+      json: { task: 'x', context_file_ids: [theirs] },
+    });
+    expect((await expectEnvelope(notFound, 404)).code).toBe('file_not_found');
+    const wrong = await app.request('/v1/answers', {
+      method: 'POST',
+      json: { task: 'x', context_file_ids: [batchFile] },
+    });
+    expect((await expectEnvelope(wrong, 400)).code).toBe('invalid_file_purpose');
+    expect(await answerCount()).toBe(before);
+  });
+});
+
 describe('bad input: the envelope, and no answer created', () => {
   it.each([
     ['no task', {}],

@@ -23,7 +23,7 @@ import {
 import type { AnswerContextSources } from './answer-context.js';
 import { answerProgressEvent, publishProgress, type AnswerPhase } from './answer-progress.js';
 import { answerShape } from './answer-shape.js';
-import { readSources, sourceUrls } from './answer-sources.js';
+import { readSources, sourceUrls, urlsInTask } from './answer-sources.js';
 import type { AnswerRequest } from './answer.schema.js';
 import type { AnswerSettings } from './answer.settings.js';
 
@@ -94,8 +94,7 @@ export class AnswerRunner {
     const shape = answerShape(request.json_format);
     const progress = (phase: AnswerPhase, message: string, counts?: { done: number; total: number }) =>
       this.progress(answer, phase, message, counts);
-    const searching = !request.urls?.length;
-    if (searching) await progress('searching', 'finding sources');
+    if (!request.urls?.length && urlsInTask(answer.task).length === 0) await progress('searching', 'finding sources');
     const [{ urls, searched, stored }, files] = await Promise.all([
       sourceUrls(answer.task, request, {
         search: this.deps.search,

@@ -1,17 +1,18 @@
 import { exec } from '../../db/sql.js';
 import { defineModule } from '../../module/app-module.js';
 import { BACKGROUND_LANE } from '../../module/app-module.js';
-import { filesModule } from '../files/files.module.js';
 import { pagesModule } from '../pages/pages.module.js';
 import { scrapesModule } from '../scrapes/scrapes.module.js';
 import { searchesModule } from '../searches/searches.module.js';
+import { filesModule } from '../files/files.module.js';
+import { createFileContextSources } from './file-context-sources.js';
+import { AnswerSchema } from './answer.entity.js';
 import { answerRunHandler, answerRunKind } from './answer-run.job.js';
 import { AnswerRunner } from './answer-run.js';
 import { AnswerService } from './answer.service.js';
 import { ANSWER_SETTINGS, answerSettings } from './answer.settings.js';
 import { answerGraphQL } from './answers.graphql.js';
 import { answerRoutes } from './answers.routes.js';
-import { fileContextSources } from './file-context.js';
 import { Migration0009Answers } from './migration-0009-answers.js';
 
 const PURGE_CHUNK = 500;
@@ -19,11 +20,11 @@ const PURGE_CHUNK = 500;
 /**
  * Answers: `POST /v1/answers` runs search → read → rank → compose as an `answer.run` job the
  * API claims at once and runs while the client waits (ANSWER_WAIT_MS); a worker finishes it if
- * the API could not. `context_file_ids` are read from the files module (completed `context`
- * files of the team) and ranked with the web pages' passages.
+ * the API could not. Context files come from the files module through `AnswerContextSources`.
  */
 export const answersModule = defineModule({
   name: 'answers',
+  entities: [AnswerSchema],
   migrations: [{ name: '0009-answers', class: Migration0009Answers }],
   settings: ANSWER_SETTINGS,
   configKey: 'answers',
@@ -32,7 +33,7 @@ export const answersModule = defineModule({
     ctx.use(searchesModule); // registers the stored-pages search provider
     const { executor } = ctx.use(scrapesModule);
     const { pageContent } = ctx.use(pagesModule);
-    const context = fileContextSources(ctx.use(filesModule).files, ctx.settings.maxBytes);
+    const context = createFileContextSources(ctx.use(filesModule).files, ctx.settings.maxBytes);
     const runner = new AnswerRunner({
       orm: ctx.orm,
       queue: ctx.queue,

@@ -207,15 +207,6 @@ export class FileService {
     return bytes.toString('utf8').replace(/^\uFEFF/, '');
   }
 
-  /**
-   * Checks that `id` is a completed context file of the actor's team within `maxBytes`, without
-   * reading it (404 `file_not_found`, 400 `invalid_file_purpose`, `file_not_completed`,
-   * `file_too_large`): what answers check before they store anything.
-   */
-  async checkContextFile(actor: Actor, id: string, options: { maxBytes?: number } = {}): Promise<void> {
-    await this.contextFile(actor, id, options);
-  }
-
   private async contextFile(actor: Actor, id: string, options: { maxBytes?: number }): Promise<StoredFile> {
     const file = await this.completed(actor, id, 'context');
     if (options.maxBytes !== undefined && Number(file.bytes) > options.maxBytes) {

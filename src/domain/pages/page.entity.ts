@@ -36,12 +36,20 @@ export class Page {
    * `pageSearchParams`); set by the executor, not a column of its own and not loaded back.
    */
   searchText: string | null = null;
+  /** The full-text vector (migration 0008); written by raw SQL, never loaded. */
+  searchVector?: string | null;
 }
 
 export const PageSchema = new EntitySchema<Page>({
   class: Page,
   tableName: 'pages',
-  indexes: [{ name: 'pages_team_id_created_at_index', properties: ['teamId', 'createdAt'] }],
+  indexes: [
+    { name: 'pages_team_id_created_at_index', properties: ['teamId', 'createdAt'] },
+    {
+      name: 'pages_search_vector_index',
+      expression: 'create index pages_search_vector_index on pages using gin (search_vector)',
+    },
+  ],
   properties: {
     id: columns.id(),
     teamId: columns.team(),
@@ -56,5 +64,6 @@ export const PageSchema = new EntitySchema<Page>({
     createdAt: columns.createdAt(),
     // Written into `search_vector` by the raw inserts (page-row.ts); never a column of its own.
     searchText: { type: 'string', nullable: true, persist: false },
+    searchVector: { type: 'string', columnType: 'tsvector', nullable: true, lazy: true, hidden: true },
   },
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { composeWithoutModel, rankedPassages } from '../../../src/domain/answers/answer-compose.js';
 import { answerShape } from '../../../src/domain/answers/answer-shape.js';
 import { searchQuery, urlsInTask } from '../../../src/domain/answers/answer-sources.js';
+import { jsonAsText } from '../../../src/domain/answers/file-context-sources.js';
 import { domainFilter } from '../../../src/domain/searches/search.service.js';
 import { AppError } from '../../../src/errors.js';
 
@@ -125,5 +126,23 @@ describe('passages and the deterministic answer', () => {
 
   it('with nothing to read, every key is null', () => {
     expect(composeWithoutModel('x', answerShape({ a: '', b: 0 }), []).value).toEqual({ a: null, b: null });
+  });
+});
+
+describe('jsonAsText', () => {
+  it('writes a context file’s JSON as label: value lines under headings', () => {
+    const text = jsonAsText(
+      JSON.stringify({
+        name: 'Acme',
+        openingHours: 'Mon-Fri',
+        tags: ['a', 'b'],
+        address: { city: 'Ghent' },
+        plans: [{ plan: 'Starter', price: 9 }],
+      }),
+    );
+    expect(text).toBe(
+      'name: Acme\nopening Hours: Mon-Fri\ntags: a, b\n\n## address\n\ncity: Ghent\n\n## plans\n\nplan: Starter\nprice: 9',
+    );
+    expect(jsonAsText('not json')).toBe('not json');
   });
 });
