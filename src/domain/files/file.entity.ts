@@ -14,7 +14,7 @@ export class StoredFile {
   teamId!: string;
   filename!: string;
   purpose!: FilePurpose;
-  status: FileStatus = 'pending';
+  status!: FileStatus;
   /** Size of the validated content; 0 until completed. */
   bytes = 0;
   /** When the upload URL stops working. */
@@ -32,7 +32,16 @@ export class StoredFile {
 export const StoredFileSchema = new EntitySchema<StoredFile>({
   class: StoredFile,
   tableName: 'files',
-  indexes: [{ name: 'files_team_id_created_at_index', properties: ['teamId', 'createdAt'] }],
+  indexes: [
+    { name: 'files_team_id_created_at_index', properties: ['teamId', 'createdAt'] },
+    // Maintenance's scans (migration-0011-files.ts).
+    { name: 'files_status_upload_expires_at_index', properties: ['status', 'uploadExpiresAt'] },
+    { name: 'files_status_completed_at_index', properties: ['status', 'completedAt'] },
+    {
+      name: 'files_upload_unswept_index',
+      expression: 'create index files_upload_unswept_index on files (upload_expires_at) where not upload_swept',
+    },
+  ],
   properties: {
     id: columns.id(),
     teamId: columns.team(),
