@@ -55,12 +55,6 @@ describe('creation refuses bad input with {error, monitor_id} and creates nothin
     ['query with a private URL', () => ({ query: 'Watch http://10.1.2.3/admin' }), 403, /^query: http:\/\/10\.1\.2\.3/],
     ['query with the metadata host', () => ({ query: 'Watch http://169.254.169.254/' }), 403, /^query: /],
     [
-      'a web query with no search provider',
-      () => ({ query: 'new kettle models from big brands' }),
-      400,
-      /no search provider/,
-    ],
-    [
       'frequency under 10 minutes',
       () => ({ query: `Watch ${page()}`, frequency: 'every 5 minutes' }),
       400,
@@ -209,6 +203,16 @@ describe('creation refuses bad input with {error, monitor_id} and creates nothin
     expect(Object.keys(answer).sort()).toEqual(['error', 'monitor_id']);
     expect(answer.monitor_id).toBe('');
     expect(await counts()).toEqual(before);
+  });
+
+  it('a web query without SearXNG is planned over the stored pages search (not refused)', async () => {
+    const res = await app.request('/v1/monitors', {
+      method: 'POST',
+      json: { ...SDK_NULLS, query: 'new kettle models from big brands' },
+    });
+    expect(res.status).toBe(202);
+    const monitor = (await res.json()) as Json;
+    expect(monitor.tracked.web_query).toMatch(/kettle/);
   });
 
   it('answers malformed JSON with the same body', async () => {

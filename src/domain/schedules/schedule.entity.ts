@@ -1,5 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
-import { Team } from '../auth/team.entity.js';
+import { columns } from '../shared/columns.js';
 
 export type ScheduleType = 'recurring' | 'onetime';
 /** ENABLED until deleted, or until it has no run left (a one-time schedule after its run, a cron whose years are over). */
@@ -59,19 +59,12 @@ export const ScheduleSchema = new EntitySchema<Schedule>({
   tableName: 'schedules',
   indexes: [{ name: 'schedules_team_id_created_at_index', properties: ['teamId', 'createdAt'] }],
   properties: {
-    id: { type: 'string', columnType: 'text', primary: true },
-    teamId: {
-      kind: 'm:1',
-      entity: () => Team,
-      mapToPk: true,
-      fieldName: 'team_id',
-      deleteRule: 'cascade',
-      columnType: 'text',
-    },
+    id: columns.id(),
+    teamId: columns.team(),
     type: { type: 'string', columnType: 'text' },
     method: { type: 'string', columnType: 'text' },
     endpoint: { type: 'string', columnType: 'text' },
-    payload: { type: 'json', columnType: 'jsonb' },
+    payload: columns.jsonb(),
     cronExpression: { type: 'text', nullable: true },
     executeAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     expressionTimezone: { type: 'string', columnType: 'text' },
