@@ -13,6 +13,7 @@ let app: TestApp;
 
 beforeAll(async () => {
   site = await startFixtureServer({
+    '/facts': html('<html><head><title>Acme facts</title></head><body><main><p>Founded: 1999</p></main></body></html>'),
     '/about': html(
       '<html><head><title>About Acme</title></head><body><main><p>Acme was founded in 1999.</p></main></body></html>',
     ),
@@ -131,5 +132,32 @@ describe('answers read context files', () => {
     expect((await expectEnvelope(wrongPurpose, 400)).code).toBe('invalid_file_purpose');
     const after = ((await (await app.request('/v1/answers', { headers: bodiless })).json()) as Body).data.length;
     expect(after).toBe(before);
+  });
+});
+
+describe('answers past ANSWER_API_CONCURRENCY', () => {
+  it('go to the worker lanes: POST answers in_progress at once, and a worker completes the answer', async () => {
+    const lanes = await startTestApp({
+      config: { outbound: allowLocalPorts(site.port), answers: { apiConcurrency: 0 } } as any,
+      workers: true,
+    });
+    try {
+      const res = await lanes.request('/v1/answers', {
+        method: 'POST',
+        json: { task: 'When was Acme founded?', json_format: { founded: 0 }, urls: [site.url('/facts')] },
+      });
+      expect(res.status).toBe(200);
+      const started = (await res.json()) as Body;
+      expect(started.status).toBe('in_progress');
+      let answer = started;
+      for (let i = 0; i < 100 && answer.status === 'in_progress'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        answer = (await (await lanes.request(`/v1/answers/${started.id}`, { headers: bodiless })).json()) as Body;
+      }
+      expect(answer.status).toBe('completed');
+      expect(JSON.parse(answer.result.json_content)).toEqual({ founded: 1999 });
+    } finally {
+      await lanes.close();
+    }
   });
 });

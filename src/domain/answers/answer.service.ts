@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
@@ -10,6 +11,7 @@ import type { SearchRegistry } from '../../search/search-registry.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ClaimedJob } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
+import type { WorkSignal } from '../../workers/work-signal.js';
 import type { Actor } from '../auth/actor.js';
 import type { AnswerContextSources } from './answer-context.js';
 import { answerProgressEvent, type AnswerProgressEvent } from './answer-progress.js';
@@ -29,6 +31,8 @@ export interface AnswerServiceDeps {
   context: AnswerContextSources;
   runner: AnswerRunner;
   settings: AnswerSettings;
+  /** Wakes this process's job supervisor when an answer is left to the worker lanes. */
+  work?: WorkSignal;
   /** Lifetime of json_hosted_url (the hosted URLs' 7 days). */
   hostedUrlTtlSeconds: number;
   leaseMs: number;
@@ -47,6 +51,8 @@ const COLUMNS = `id, team_id, status, phase, task, metadata, json_content, json_
  */
 export class AnswerService {
   private readonly owner = `${hostname()}:${process.pid}:api:answers`;
+  /** Answers this process is running itself (for ANSWER_API_CONCURRENCY). */
+  private running = 0;
 
   constructor(private readonly deps: AnswerServiceDeps) {}
 
@@ -58,24 +64,55 @@ export class AnswerService {
     await this.deps.context.check(actor.teamId, request.context_file_ids ?? []);
 
     const id = newId('answer');
-    const job = await this.deps.queue.transaction(async (em) => {
-      await exec(em, `insert into answers (id, team_id, task, request, metadata) values (?, ?, ?, ?, ?)`, [
-        id,
-        actor.teamId,
-        task,
-        JSON.stringify(request),
-        JSON.stringify(metadata ?? {}),
-      ]);
-      await this.deps.queue.enqueue([{ id, kind: ANSWER_JOB, teamId: actor.teamId }], em);
-      return this.deps.queue.claimById(ANSWER_JOB, id, this.owner, em);
-    });
-    if (!job) throw new Error(`answer job ${id} was taken before it was claimed`);
+    // Runs here only within ANSWER_API_CONCURRENCY; otherwise the worker lanes take it up.
+    const runHere = this.running < this.deps.settings.apiConcurrency;
+    if (!runHere) {
+      await this.deps.queue.transaction(async (em) => {
+        await this.insert(em, id, actor, task, request, metadata);
+        await this.deps.queue.enqueue([{ id, kind: ANSWER_JOB, teamId: actor.teamId }], em);
+      });
+      this.deps.work?.notify();
+      return this.get(actor, id);
+    }
+    this.running++;
+    let job: ClaimedJob | null;
+    try {
+      job = await this.deps.queue.transaction(async (em) => {
+        await this.insert(em, id, actor, task, request, metadata);
+        await this.deps.queue.enqueue([{ id, kind: ANSWER_JOB, teamId: actor.teamId }], em);
+        return this.deps.queue.claimById(ANSWER_JOB, id, this.owner, em);
+      });
+    } catch (err) {
+      this.running--;
+      throw err;
+    }
+    if (!job) {
+      this.running--;
+      throw new Error(`answer job ${id} was taken before it was claimed`);
+    }
     const outcome = await this.runWhileWaiting(job);
     if (outcome?.status === 'failed') {
       await exec(this.deps.orm.em.fork(), 'delete from answers where id = ?', [id]);
       throw outcome.error;
     }
     return this.get(actor, id);
+  }
+
+  private async insert(
+    em: EntityManager,
+    id: string,
+    actor: Actor,
+    task: string,
+    request: Omit<CreateAnswerCommand, 'task' | 'metadata'>,
+    metadata: CreateAnswerCommand['metadata'],
+  ): Promise<void> {
+    await exec(em, `insert into answers (id, team_id, task, request, metadata) values (?, ?, ?, ?, ?)`, [
+      id,
+      actor.teamId,
+      task,
+      JSON.stringify(request),
+      JSON.stringify(metadata ?? {}),
+    ]);
   }
 
   async get(actor: Actor, id: string): Promise<AnswerView> {
@@ -140,7 +177,10 @@ export class AnswerService {
         if (!controller.signal.aborted) this.deps.logger.error({ err, answer: job.id }, 'answer run failed');
         return { status: 'lost' } as const;
       })
-      .finally(() => clearInterval(heartbeat));
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.running--;
+      });
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), this.deps.settings.waitMs);

@@ -27,6 +27,11 @@ export const ANSWER_SETTINGS = {
     default: '2000000',
     doc: 'Text (bytes of markdown) read from all of an answer’s sources together; the rest of a source past it is left out.',
   },
+  ANSWER_API_CONCURRENCY: {
+    schema: int(0, 1000),
+    default: '16',
+    doc: 'Answers one API process runs itself at once while their clients wait; past it, a new answer goes to the worker lanes and POST /v1/answers returns `status: in_progress` at once (0: the API runs none).',
+  },
 } satisfies SettingsTable;
 
 export interface AnswerSettings {
@@ -35,6 +40,7 @@ export interface AnswerSettings {
   maxSources: number;
   sourceTimeoutMs: number;
   maxBytes: number;
+  apiConcurrency: number;
 }
 
 export function answerSettings(v: ParsedOf<typeof ANSWER_SETTINGS>): AnswerSettings {
@@ -44,5 +50,6 @@ export function answerSettings(v: ParsedOf<typeof ANSWER_SETTINGS>): AnswerSetti
     maxSources: v.ANSWER_MAX_SOURCES,
     sourceTimeoutMs: v.ANSWER_SOURCE_TIMEOUT_MS,
     maxBytes: v.ANSWER_MAX_BYTES,
+    apiConcurrency: v.ANSWER_API_CONCURRENCY,
   };
 }

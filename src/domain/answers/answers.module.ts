@@ -58,6 +58,7 @@ export const answersModule = defineModule({
         context,
         runner,
         settings: ctx.settings,
+        work: ctx.work,
         hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,
         leaseMs: ctx.config.workers.leaseMs,
         logger: ctx.logger,
