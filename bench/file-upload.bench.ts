@@ -12,8 +12,7 @@
  *
  * Writes bench/results/NAME.md. See docs/benchmarks.md, "Files".
  */
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { readMemory, sampleMemory } from './lib/measure/proc-stats.js';
 import { RESULTS_DIR } from './lib/paths.js';
 import { startRestartedService, type ServiceProcess } from './lib/service-process.js';
+import { writeJsonArrayFile } from './lib/json-array-file.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,8 +52,8 @@ const files = {
   context: path.join(values.dir!, `upload-context-${values.mb}.json`),
   batch: path.join(values.dir!, `upload-batch-${values.mb}.json`),
 };
-if (!existsSync(files.context)) await writeArray(files.context, target, contextRecord);
-if (!existsSync(files.batch)) await writeArray(files.batch, target, batchItem);
+if (!existsSync(files.context)) await writeJsonArrayFile(files.context, target, contextRecord);
+if (!existsSync(files.batch)) await writeJsonArrayFile(files.batch, target, batchItem);
 
 // Restarted once: the first boot's database initialisation grows memory that a deployment's
 // later starts do not have, and VmHWM would show it.
@@ -127,22 +127,6 @@ async function measure(svc: ServiceProcess, purpose: 'context' | 'batch', file: 
     hwmMb: mb(readMemory(svc.pid)!.hwmBytes),
     result,
   };
-}
-
-async function writeArray(file: string, limit: number, record: (i: number) => unknown): Promise<void> {
-  const out = createWriteStream(file);
-  let size = 4;
-  out.write('[\n');
-  for (let i = 0; ; i++) {
-    const value = record(i);
-    if (value === null) break;
-    const text = `${i === 0 ? '' : ',\n'}${JSON.stringify(value)}`;
-    if (size + Buffer.byteLength(text) > limit) break;
-    size += Buffer.byteLength(text);
-    if (!out.write(text)) await once(out, 'drain');
-  }
-  out.end('\n]\n');
-  await once(out, 'finish');
 }
 
 function contextRecord(i: number): unknown {

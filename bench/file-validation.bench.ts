@@ -18,7 +18,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { readBatchFile } from '../src/domain/files/batch-file.js';
 import { validateJsonFile } from '../src/domain/files/json-validation.js';
 import { RESULTS_DIR } from './lib/paths.js';
+import { writeJsonArrayFile } from './lib/json-array-file.js';
 
 const RUNS = ['context', 'batch', 'json-parse', 'streamparser', 'stream-json'] as const;
 type Run = (typeof RUNS)[number];
@@ -62,8 +63,8 @@ async function main(): Promise<void> {
   await fs.mkdir(values.dir!, { recursive: true });
   const context = path.join(values.dir!, `context-${values.mb}.json`);
   const batch = path.join(values.dir!, `batch-${values.mb}.json`);
-  if (!existsSync(context)) await writeFile(context, target, contextRecord);
-  if (!existsSync(batch)) await writeFile(batch, target, batchItem);
+  if (!existsSync(context)) await writeJsonArrayFile(context, target, contextRecord);
+  if (!existsSync(batch)) await writeJsonArrayFile(batch, target, batchItem);
   const results: Measured[] = [];
   for (let round = 0; round < Number(values.repeat); round++) {
     for (const run of RUNS) {
@@ -142,23 +143,6 @@ async function installed(run: Run): Promise<boolean> {
 function vmMb(field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'));
   return Math.round(Number(match?.[1] ?? 0) / 1024);
-}
-
-/** Writes a JSON array of `record(i)` until the file is about `target` bytes or a record is null. */
-async function writeFile(file: string, target: number, record: (i: number) => unknown): Promise<void> {
-  const out = createWriteStream(file);
-  let size = 2;
-  out.write('[\n');
-  for (let i = 0; ; i++) {
-    const value = record(i);
-    if (value === null) break;
-    const text = `${i === 0 ? '' : ',\n'}${JSON.stringify(value)}`;
-    if (size + text.length + 3 > target) break;
-    size += Buffer.byteLength(text);
-    if (!out.write(text)) await once(out, 'drain');
-  }
-  out.end('\n]\n');
-  await once(out, 'finish');
 }
 
 function contextRecord(i: number): unknown {
