@@ -4,6 +4,7 @@ import { allowLocalPorts } from '../support/config.js';
 import { expectEnvelope } from '../support/envelope.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { testModelSettings } from '../support/test-model.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Body = Record<string, any>;
@@ -69,16 +70,7 @@ describe('answers read context files', () => {
     const withModel = await startTestApp({
       config: {
         outbound: allowLocalPorts(site.port),
-        model: {
-          baseUrl: model.baseUrl,
-          apiKey: 'sk-test',
-          name: 'fake-model',
-          timeoutMs: 5000,
-          maxRetries: 0,
-          contextTokens: 8192,
-          maxOutputTokens: 512,
-          structuredOutput: 'json_schema',
-        },
+        model: testModelSettings(model.baseUrl, { timeoutMs: 5000, maxRetries: 0 }),
       } as any,
     });
     try {

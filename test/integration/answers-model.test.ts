@@ -8,6 +8,7 @@ import { startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../suppo
 import { startFakeSearxng, type FakeSearxng } from '../support/fake-searxng.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { collect, wsClient } from '../support/graphql-ws.js';
+import { testModelSettings } from '../support/test-model.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Body = Record<string, any>;
@@ -45,16 +46,7 @@ beforeAll(async () => {
     config: {
       outbound: allowLocalPorts(site.port),
       search: { searxng: { url: searxng.url, timeoutMs: 2000 } },
-      model: {
-        baseUrl: model.baseUrl,
-        apiKey: 'sk-test',
-        name: 'fake-model',
-        timeoutMs: 1500,
-        maxRetries: 0,
-        contextTokens: 8192,
-        maxOutputTokens: 512,
-        structuredOutput: 'json_schema',
-      },
+      model: testModelSettings(model.baseUrl, { timeoutMs: 1500, maxRetries: 0 }),
       answers: { waitMs: 5000 },
     } as any,
   });

@@ -4,6 +4,7 @@ import { allowLocalPorts } from '../support/config.js';
 import { startExtractSite } from '../support/extract-site.js';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedCall } from '../support/fake-openai.js';
 import type { FixtureServer } from '../support/fixture-server.js';
+import { testModelSettings } from '../support/test-model.js';
 
 // llm_extract with a configured model on batch items and crawl pages: they run on the job
 // threads, which build their own model provider from the same settings.
@@ -24,16 +25,13 @@ beforeAll(async () => {
     config: {
       outbound: allowLocalPorts(site.port),
       workers: { threads: 1, concurrency: 4, hostConcurrency: 4, leaseMs: 5000, maxAttempts: 1, retryBaseMs: 100 },
-      model: {
-        baseUrl: fake.baseUrl,
+      model: testModelSettings(fake.baseUrl, {
         apiKey: null,
-        name: 'fake-model',
         timeoutMs: 5000,
         maxRetries: 0,
         contextTokens: 4096,
         maxOutputTokens: 256,
-        structuredOutput: 'json_schema',
-      },
+      }),
     },
   });
 }, 120_000);

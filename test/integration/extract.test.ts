@@ -4,6 +4,7 @@ import { allowLocalPorts } from '../support/config.js';
 import { startExtractSite } from '../support/extract-site.js';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedCall } from '../support/fake-openai.js';
 import type { FixtureServer } from '../support/fixture-server.js';
+import { testModelSettings } from '../support/test-model.js';
 
 // llm_extract with a configured model (a fake OpenAI-compatible server speaking the real wire
 // protocol): what the model is sent, what the caller gets, and every way the model can fail.
@@ -32,16 +33,12 @@ beforeAll(async () => {
       // The model server is on 127.0.0.1 too, and NOT in the allowed addresses: the configured
       // model host is let through the guard by itself.
       outbound: allowLocalPorts(site.port),
-      model: {
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-test',
-        name: 'fake-model',
+      model: testModelSettings(fake.baseUrl, {
         timeoutMs: 1500,
         maxRetries: 1,
         contextTokens: 1536,
         maxOutputTokens: 256,
-        structuredOutput: 'json_schema',
-      },
+      }),
     },
   });
 }, 60_000);

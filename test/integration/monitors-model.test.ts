@@ -4,6 +4,7 @@ import { allowLocalPorts } from '../support/config.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { readSse } from '../support/monitor-harness.js';
+import { testModelSettings } from '../support/test-model.js';
 
 // With a model configured, the model plans (structured output) and its reasoning streams as
 // reasoning_token events; what it names is kept only within the policies; a model that fails
@@ -28,16 +29,13 @@ beforeAll(async () => {
     config: {
       outbound: allowLocalPorts(site.port),
       workers: { leaseMs: 10_000, retryBaseMs: 100 },
-      model: {
-        baseUrl: fake.baseUrl,
+      model: testModelSettings(fake.baseUrl, {
         apiKey: null,
         name: 'fake-planner',
-        timeoutMs: 10_000,
         maxRetries: 0,
         contextTokens: 8000,
         maxOutputTokens: 1000,
-        structuredOutput: 'json_schema',
-      },
+      }),
     },
   });
 }, 120_000);

@@ -6,6 +6,27 @@ import type { ModelProvider } from '../../src/models/model-provider.js';
 export type ModelSettings = NonNullable<AppConfig['model']>;
 
 /**
+ * `MODEL_*` settings for a model server at `baseUrl` (usually a fake's): what a test puts in
+ * `config.model`, with its own limits as overrides.
+ *
+ * @example
+ * startTestApp({ config: { model: testModelSettings(fake.baseUrl, { maxRetries: 0 }) } });
+ */
+export function testModelSettings(baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
+  return {
+    baseUrl,
+    apiKey: 'sk-test',
+    name: 'fake-model',
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    contextTokens: 8192,
+    maxOutputTokens: 512,
+    structuredOutput: 'json_schema',
+    ...overrides,
+  };
+}
+
+/**
  * The model provider the service would build for a server at `baseUrl` (usually a fake's),
  * with production's outbound policy (private addresses refused: only the model host is let
  * through) and retry waits of milliseconds instead of seconds.
@@ -19,17 +40,7 @@ export function createTestModel(
   overrides: Partial<ModelSettings> = {},
   deps: Partial<ModelDeps> = {},
 ): ModelProvider {
-  const settings: ModelSettings = {
-    baseUrl,
-    apiKey: 'sk-test',
-    name: 'fake-model',
-    timeoutMs: 10_000,
-    maxRetries: 2,
-    contextTokens: 8192,
-    maxOutputTokens: 512,
-    structuredOutput: 'json_schema',
-    ...overrides,
-  };
+  const settings = testModelSettings(baseUrl, overrides);
   const guard = deps.guard ?? createOutboundGuard({ allowPrivate: false, denyDomains: [] });
   const [provider] = createModelSetup(
     { model: settings },
