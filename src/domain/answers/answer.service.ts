@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
@@ -64,55 +63,36 @@ export class AnswerService {
     await this.deps.context.check(actor.teamId, request.context_file_ids ?? []);
 
     const id = newId('answer');
-    // Runs here only within ANSWER_API_CONCURRENCY; otherwise the worker lanes take it up.
+    // Runs here only within ANSWER_API_CONCURRENCY; past it, the worker lanes take it up.
     const runHere = this.running < this.deps.settings.apiConcurrency;
-    if (!runHere) {
-      await this.deps.queue.transaction(async (em) => {
-        await this.insert(em, id, actor, task, request, metadata);
+    if (runHere) this.running++;
+    let job: ClaimedJob | null = null;
+    try {
+      job = await this.deps.queue.transaction(async (em) => {
+        await exec(em, `insert into answers (id, team_id, task, request, metadata) values (?, ?, ?, ?, ?)`, [
+          id,
+          actor.teamId,
+          task,
+          JSON.stringify(request),
+          JSON.stringify(metadata ?? {}),
+        ]);
         await this.deps.queue.enqueue([{ id, kind: ANSWER_JOB, teamId: actor.teamId }], em);
+        return runHere ? this.deps.queue.claimById(ANSWER_JOB, id, this.owner, em) : null;
       });
+    } finally {
+      if (runHere && !job) this.running--; // the run's own end releases the slot otherwise
+    }
+    if (!runHere) {
       this.deps.work?.notify();
       return this.get(actor, id);
     }
-    this.running++;
-    let job: ClaimedJob | null;
-    try {
-      job = await this.deps.queue.transaction(async (em) => {
-        await this.insert(em, id, actor, task, request, metadata);
-        await this.deps.queue.enqueue([{ id, kind: ANSWER_JOB, teamId: actor.teamId }], em);
-        return this.deps.queue.claimById(ANSWER_JOB, id, this.owner, em);
-      });
-    } catch (err) {
-      this.running--;
-      throw err;
-    }
-    if (!job) {
-      this.running--;
-      throw new Error(`answer job ${id} was taken before it was claimed`);
-    }
+    if (!job) throw new Error(`answer job ${id} was taken before it was claimed`);
     const outcome = await this.runWhileWaiting(job);
     if (outcome?.status === 'failed') {
       await exec(this.deps.orm.em.fork(), 'delete from answers where id = ?', [id]);
       throw outcome.error;
     }
     return this.get(actor, id);
-  }
-
-  private async insert(
-    em: EntityManager,
-    id: string,
-    actor: Actor,
-    task: string,
-    request: Omit<CreateAnswerCommand, 'task' | 'metadata'>,
-    metadata: CreateAnswerCommand['metadata'],
-  ): Promise<void> {
-    await exec(em, `insert into answers (id, team_id, task, request, metadata) values (?, ?, ?, ?, ?)`, [
-      id,
-      actor.teamId,
-      task,
-      JSON.stringify(request),
-      JSON.stringify(metadata ?? {}),
-    ]);
   }
 
   async get(actor: Actor, id: string): Promise<AnswerView> {
