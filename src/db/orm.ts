@@ -48,6 +48,12 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
   });
 }
 
+/** A `pg.Client`'s configuration for a connection of its own to the same database as the ORM. */
+export function pgClientConfig(connection: string | PgTarget, applicationName?: string): pg.ClientConfig {
+  const target = typeof connection === 'string' ? { connectionString: connection } : { ...connection };
+  return applicationName ? { ...target, application_name: applicationName } : target;
+}
+
 /** Advisory lock key that serialises migrations across processes sharing a server. */
 const MIGRATION_LOCK = 727_001;
 
@@ -56,7 +62,7 @@ const MIGRATION_LOCK = 727_001;
  * on a connection of its own so the migrator can use the whole pool, whatever its size.
  */
 export async function migrate(orm: Orm, connection: string | PgTarget): Promise<string[]> {
-  const lock = new pg.Client(typeof connection === 'string' ? { connectionString: connection } : connection);
+  const lock = new pg.Client(pgClientConfig(connection));
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { PgTarget } from '../../db/embedded/embedded-database.js';
+import { pgClientConfig } from '../../db/orm.js';
 
 /**
  * One database connection of its own for lease renewals. Renewals must not wait behind the
@@ -42,11 +43,7 @@ export class LeaseConnection {
 
   private connect(): Promise<pg.Client> {
     if (!this.client) {
-      const config =
-        typeof this.target === 'string'
-          ? { connectionString: this.target, application_name: this.applicationName }
-          : { ...this.target, application_name: this.applicationName };
-      const client = new pg.Client(config);
+      const client = new pg.Client(pgClientConfig(this.target, this.applicationName));
       client.on('error', () => this.drop());
       this.client = client.connect().then(
         () => client,
