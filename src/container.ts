@@ -195,6 +195,8 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
       },
       (module) => (module.configKey ? (config as unknown as Record<string, unknown>)[module.configKey] : undefined),
     );
+    const built = modules;
+    closers.unshift(() => built.stop());
     const maintenance = maintenanceJob(modules, queue, config, logger);
     queue.define(maintenance.spec);
     const services = modules.services as Services;

@@ -77,6 +77,11 @@ export interface AppModule<S extends object = object, K extends string = string,
   lanes?(ctx: ModuleContext<C>): ModuleLane[];
   /** Hourly maintenance (retention) of the module's data. */
   maintenance?(services: S, ctx: ModuleContext<C>): MaintenanceTask[];
+  /**
+   * The process is stopping (after the HTTP server drained, before connections close): hand back
+   * work the module runs outside the job threads, so another process takes it up at once.
+   */
+  stop?(services: S): Promise<void>;
 }
 
 /** Declares a module, keeping its key and types for `AppConfig` and `Container.services`. */

@@ -17,6 +17,8 @@ export interface BuiltModules {
   jobs(): ModuleJob[];
   lanes(): ModuleLane[];
   maintenance(): { module: string; task: MaintenanceTask }[];
+  /** Every module's `stop`, in turn (a failing one is logged, the others still run). */
+  stop(): Promise<void>;
 }
 
 /**
@@ -73,5 +75,12 @@ export function buildModules(
       modules.flatMap((m) =>
         (m.maintenance?.(built.get(m)!, contextOf(m)) ?? []).map((task) => ({ module: m.name, task })),
       ),
+    async stop() {
+      for (const m of modules) {
+        await m
+          .stop?.(built.get(m)!)
+          .catch((err: unknown) => shared.logger.error({ err, module: m.name }, 'stop failed'));
+      }
+    },
   };
 }

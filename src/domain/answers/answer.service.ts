@@ -3,7 +3,7 @@ import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { OutboundGuard } from '../../engine/outbound-guard.js';
 import { parseTargetUrl } from '../../engine/target-url.js';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { SearchRegistry } from '../../search/search-registry.js';
@@ -52,6 +52,8 @@ export class AnswerService {
   private readonly owner = `${hostname()}:${process.pid}:api:answers`;
   /** Answers this process is running itself (for ANSWER_API_CONCURRENCY). */
   private running = 0;
+  /** The runs going on here, by job id: `stop` aborts them and gives their jobs back. */
+  private readonly inFlight = new Map<string, AbortController>();
 
   constructor(private readonly deps: AnswerServiceDeps) {}
 
@@ -135,12 +137,28 @@ export class AnswerService {
   }
 
   /**
+   * The process is stopping: the runs going on here stop (an aborted run records nothing) and
+   * their jobs go back to the queue without counting the attempt, so a worker takes them up now
+   * instead of after their lease runs out.
+   */
+  async stop(): Promise<void> {
+    const ids = [...this.inFlight.keys()];
+    if (ids.length === 0) return;
+    for (const controller of this.inFlight.values())
+      controller.abort(new AppError('unavailable', 'service_unavailable', 'the API is stopping'));
+    await this.deps.queue.release(this.owner, ids);
+    this.deps.work?.notify();
+    this.deps.logger.info({ answers: ids.length }, 'answers running here went back to the queue');
+  }
+
+  /**
    * Runs the claimed job here, renewing its lease (a third of it) until it ends; resolves with
    * its outcome, or null when ANSWER_WAIT_MS passed first (the run goes on). A lost lease stops
    * the run: another worker has the job.
    */
   private runWhileWaiting(job: ClaimedJob): Promise<RunOutcome | null> {
     const controller = new AbortController();
+    this.inFlight.set(job.id, controller);
     const heartbeat = setInterval(
       () => {
         this.deps.queue
@@ -159,6 +177,7 @@ export class AnswerService {
       })
       .finally(() => {
         clearInterval(heartbeat);
+        this.inFlight.delete(job.id);
         this.running--;
       });
     let timer: NodeJS.Timeout | undefined;

@@ -66,6 +66,8 @@ export const answersModule = defineModule({
     };
   },
   routes: ({ answers }) => answerRoutes({ answers }),
+  // Answers still running in the API after the server drained go back to the queue at once.
+  stop: ({ answers }) => answers.stop(),
   graphql: (kit, { answers }) => answerGraphQL(kit, answers),
   maintenance: (_services, { orm, blobs, config }) => [
     // Answers older than RETENTION_DAYS go with their JSON object (answers still running stay).
