@@ -365,6 +365,19 @@ describe.each(['local', 's3'] as const)('files on the %s store', (store) => {
     await expect(app.container.services.files.readContextText(actor, batch.grant.id)).rejects.toMatchObject({
       code: 'invalid_file_purpose',
     });
+    const use = { purpose: 'context', maxBytes: 10, field: 'context_file_ids' } as const;
+    await expect(app.container.services.files.usable(actor, batch.grant.id, use)).rejects.toMatchObject({
+      code: 'invalid_file_purpose',
+      detail: expect.stringMatching(/^context_file_ids: file /),
+    });
+    await expect(app.container.services.files.usable(actor, grant.id, use)).rejects.toMatchObject({
+      code: 'file_too_large',
+      metadata: { max_bytes: '10' },
+    });
+    expect(await app.container.services.files.usable(actor, grant.id, { purpose: 'context' })).toMatchObject({
+      id: grant.id,
+      status: 'completed',
+    });
   });
 
   // Last: maintenance a little in the future also removes the pending files of the tests above.

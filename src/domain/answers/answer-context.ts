@@ -8,16 +8,20 @@ export interface ContextSource {
 
 /**
  * Where answers read `context_file_ids` (decisions.md, Files additions: `purpose: "context"`
- * files may be passed to answers). The files module implements it (`fileContextSources` in
- * file-context.ts) and the answers module is given that implementation. Contract: every id must be a completed context file of `teamId`, else 404
- * `file_not_found` (another team's file too: never reveal existence); a file that is not a
- * context file or not completed is 400 `validation_error`. Texts come back in the ids' order.
+ * files may be passed to answers). The answers module is given an implementation over the
+ * files module (`createFileContextSources`, file-context-sources.ts). Contract: every id must
+ * be a completed context file of `teamId`, else 404 `file_not_found` (another team's file too:
+ * never reveal existence); a file of another purpose, not completed, or too large is 400
+ * (`invalid_file_purpose`, `file_not_completed`, `file_too_large`). Texts come back in the
+ * ids' order.
  *
  * @example
  * const sources: AnswerContextSources = {
+ *   async check(teamId, ids) {
+ *     for (const id of ids) await files.usable({ teamId, via: 'api_key' }, id, { purpose: 'context' });
+ *   },
  *   async read(teamId, ids, signal) {
- *     const files = await fileService.requireCompleted(teamId, ids, 'context');
- *     return Promise.all(files.map(async (f) => ({ source: f.id, text: await fileService.text(f, signal) })));
+ *     return Promise.all(ids.map(async (id) => ({ source: id, text: await files.readContextText({ teamId, via: 'api_key' }, id) })));
  *   },
  * };
  */

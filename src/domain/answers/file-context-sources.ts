@@ -1,51 +1,28 @@
-import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { FileService } from '../files/file.service.js';
 import type { AnswerContextSources } from './answer-context.js';
 
 /**
  * `context_file_ids` read from the files module: completed `purpose: "context"` files of the
- * team (404 `file_not_found` otherwise, another team's included; 400 `invalid_file_purpose`,
- * `file_not_completed`, `file_too_large` past `maxBytes`). The JSON is read as `key: value`
- * text (`jsonAsText`), and each file is cited by its id.
+ * team, as `FileService.usable` checks them (404 `file_not_found` otherwise, another team's
+ * included; 400 `invalid_file_purpose`, `file_not_completed`, `file_too_large` past `maxBytes`).
+ * The JSON is read as `key: value` text (`jsonAsText`), and each file is cited by its id.
  *
  * @example
  * const context = createFileContextSources(ctx.use(filesModule).files, settings.maxBytes);
  */
 export function createFileContextSources(files: FileService, maxBytes: number): AnswerContextSources {
   const actorOf = (teamId: string): Actor => ({ teamId, via: 'api_key' });
+  const use = { maxBytes, field: 'context_file_ids' };
   return {
     async check(teamId, ids) {
-      for (const id of ids) {
-        const file = await files.get(actorOf(teamId), id);
-        if (file.purpose !== 'context') {
-          throw new AppError(
-            'validation',
-            'invalid_file_purpose',
-            `context_file_ids: file ${JSON.stringify(id)} has purpose ${JSON.stringify(file.purpose)}; answers read "context" files`,
-          );
-        }
-        if (file.status !== 'completed') {
-          throw new AppError(
-            'validation',
-            'file_not_completed',
-            `context_file_ids: file ${JSON.stringify(id)} is ${file.status}: upload its content and complete it first`,
-          );
-        }
-        if (file.bytes > maxBytes) {
-          throw new AppError(
-            'validation',
-            'file_too_large',
-            `context_file_ids: file ${JSON.stringify(id)} has ${file.bytes} bytes; an answer reads at most ${maxBytes} (ANSWER_MAX_BYTES)`,
-          );
-        }
-      }
+      for (const id of ids) await files.usable(actorOf(teamId), id, { ...use, purpose: 'context' });
     },
     async read(teamId, ids, signal) {
       const out = [];
       for (const id of ids) {
         signal.throwIfAborted();
-        const text = await files.readContextText(actorOf(teamId), id, { maxBytes });
+        const text = await files.readContextText(actorOf(teamId), id, use);
         out.push({ source: id, text: jsonAsText(text) });
       }
       return out;

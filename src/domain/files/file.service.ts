@@ -26,14 +26,24 @@ export interface FileServiceDeps {
   settings: FileSettings;
 }
 
+/** What a module reading a file needs of it (see {@link FileService.usable}). */
+export interface FileUse {
+  /** The purpose the reader takes. */
+  purpose: FilePurpose;
+  /** The reader's budget for the file's bytes: a larger file is 400 `file_too_large`. */
+  maxBytes?: number;
+  /** The input field that named the file (`context_file_ids`): it leads the error messages. */
+  field?: string;
+}
+
 /** Files removed from the store at once by maintenance, per query. */
 const PURGE_CHUNK = 500;
 
 /**
  * Uploaded JSON files: a row per file, the bytes in the blob store. Create grants an upload
  * URL; complete validates what was uploaded (streamed) and pins it; delete removes the bytes at
- * once. Other modules read completed files through {@link readBatchItems} (batches) and
- * {@link readContextText} (answers).
+ * once. Other modules read completed files through {@link readBatchItems} (batches),
+ * {@link usable} and {@link readContextText} (answers).
  */
 export class FileService {
   constructor(private readonly deps: FileServiceDeps) {}
@@ -141,7 +151,7 @@ export class FileService {
 
   /** A short-lived URL of a completed file's content. */
   async download(actor: Actor, id: string): Promise<FileDownloadView> {
-    return this.downloadOf(actor, fileView(await this.completed(actor, id)));
+    return this.downloadOf(actor, fileView(await this.usableFile(actor, id, {})));
   }
 
   /** {@link download} of a file already read for `actor` (no second look in the database). */
@@ -186,38 +196,38 @@ export class FileService {
    * not completed.
    */
   async readBatchItems(actor: Actor, id: string): Promise<{ items: BatchFileItem[]; options: BatchFileOptions }> {
-    const file = await this.completed(actor, id, 'batch');
+    const file = await this.usableFile(actor, id, { purpose: 'batch' });
     const { blobs, settings, guard } = this.deps;
     return readBatchContent(blobs, fileKeys(file.teamId, file.id).content, id, { maxBytes: settings.maxBytes, guard });
   }
 
   /**
+   * A completed file of the actor's team that another module may read: of `use.purpose`, at
+   * most `use.maxBytes`. 404 `file_not_found` for an unknown file (another team's too); 400
+   * `invalid_file_purpose`, `file_not_completed` or `file_too_large`, their messages led by
+   * `use.field`. Reads no content: a caller checks its input with it before storing anything.
+   *
+   * @example
+   * await ctx.use(filesModule).files.usable(actor, id, { purpose: 'context', maxBytes, field: 'context_file_ids' });
+   */
+  async usable(actor: Actor, id: string, use: FileUse): Promise<FileView> {
+    return fileView(await this.usableFile(actor, id, use));
+  }
+
+  /**
    * The content of a completed `purpose: "context"` file of the actor's team, as text (valid
    * UTF-8 JSON, checked by complete; a leading byte order mark dropped), for answers'
-   * `context_file_ids`. 404 for an unknown file; 400 `invalid_file_purpose`, `file_not_completed`,
-   * or `file_too_large` when it is larger than `options.maxBytes` (a caller's budget for text).
+   * `context_file_ids`. Refused as {@link usable} refuses it (`use.maxBytes`: a caller's budget
+   * for text).
    *
    * @example
    * const text = await ctx.use(filesModule).files.readContextText(actor, id, { maxBytes: 20 * 1024 * 1024 });
    */
-  async readContextText(actor: Actor, id: string, options: { maxBytes?: number } = {}): Promise<string> {
-    const file = await this.contextFile(actor, id, options);
+  async readContextText(actor: Actor, id: string, use: Omit<FileUse, 'purpose'> = {}): Promise<string> {
+    const file = await this.usableFile(actor, id, { ...use, purpose: 'context' });
     const bytes = await this.deps.blobs.get(fileKeys(file.teamId, file.id).content);
     if (!bytes) throw errors.notFound('file', id);
     return bytes.toString('utf8').replace(/^\uFEFF/, '');
-  }
-
-  private async contextFile(actor: Actor, id: string, options: { maxBytes?: number }): Promise<StoredFile> {
-    const file = await this.completed(actor, id, 'context');
-    if (options.maxBytes !== undefined && Number(file.bytes) > options.maxBytes) {
-      throw new AppError(
-        'validation',
-        'file_too_large',
-        `file ${JSON.stringify(id)} has ${file.bytes} bytes; at most ${options.maxBytes} can be used here`,
-        { metadata: { max_bytes: String(options.maxBytes) } },
-      );
-    }
-    return file;
   }
 
   /**
@@ -285,20 +295,30 @@ export class FileService {
     return true;
   }
 
-  private async completed(actor: Actor, id: string, purpose?: FilePurpose): Promise<StoredFile> {
+  /** {@link usable}, also for the file's own routes (no purpose wanted there). */
+  private async usableFile(actor: Actor, id: string, use: Partial<FileUse>): Promise<StoredFile> {
     const file = await this.find(actor, id);
-    if (purpose && file.purpose !== purpose) {
+    const named = `${use.field ? `${use.field}: ` : ''}file ${JSON.stringify(id)}`;
+    if (use.purpose && file.purpose !== use.purpose) {
       throw new AppError(
         'validation',
         'invalid_file_purpose',
-        `file ${JSON.stringify(id)} has purpose ${JSON.stringify(file.purpose)}; this needs a ${JSON.stringify(purpose)} file`,
+        `${named} has purpose ${JSON.stringify(file.purpose)}; this needs a ${JSON.stringify(use.purpose)} file`,
       );
     }
     if (file.status !== 'completed') {
       throw new AppError(
         'validation',
         'file_not_completed',
-        `file ${JSON.stringify(id)} is ${file.status}: upload its content and complete it first`,
+        `${named} is ${file.status}: upload its content and complete it first`,
+      );
+    }
+    if (use.maxBytes !== undefined && Number(file.bytes) > use.maxBytes) {
+      throw new AppError(
+        'validation',
+        'file_too_large',
+        `${named} has ${file.bytes} bytes; at most ${use.maxBytes} can be used here`,
+        { metadata: { max_bytes: String(use.maxBytes) } },
       );
     }
     return file;

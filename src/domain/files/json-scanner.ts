@@ -10,54 +10,38 @@
  */
 
 import { ByteCapture } from './json-capture.js';
+import {
+  AFTER,
+  COLON,
+  describeByte,
+  EMPTY,
+  END,
+  ESCAPE,
+  JsonLexer,
+  KEY,
+  KEY_OR_CLOSE,
+  startsLiteral,
+  STRING,
+  VALUE,
+  VALUE_OR_CLOSE,
+} from './json-lexer.js';
 import { JsonSyntaxError } from './json-scan-types.js';
 import type { JsonPosition, JsonScanHooks, JsonScannerOptions, JsonValueKind } from './json-scan-types.js';
 
 export { CaptureTooLargeError, JsonSyntaxError } from './json-scan-types.js';
 export type { JsonPosition, JsonScanHooks, JsonScannerOptions, JsonValueKind } from './json-scan-types.js';
 
-// States. Structural ones are below STRING so one comparison selects whitespace skipping.
-const VALUE = 0; // a value must follow (top level, after ':' or after ',' in an array)
-const VALUE_OR_CLOSE = 1; // just after '['
-const KEY_OR_CLOSE = 2; // just after '{'
-const KEY = 3; // after ',' in an object
-const COLON = 4;
-const AFTER = 5; // after a value inside a container
-const END = 6; // after a top-level value
-const STRING = 7;
-const ESCAPE = 8;
-const UNICODE = 9;
-const NUM_MINUS = 10;
-const NUM_ZERO = 11;
-const NUM_INT = 12;
-const NUM_DOT = 13;
-const NUM_FRAC = 14;
-const NUM_EXP = 15;
-const NUM_EXP_SIGN = 16;
-const NUM_EXP_DIGITS = 17;
-const LITERAL = 18;
-
 const OBJECT = 0;
 const ARRAY = 1;
-const EMPTY = Buffer.alloc(0);
-const LITERALS: Record<number, Buffer> = {
-  0x74: Buffer.from('true'),
-  0x66: Buffer.from('false'),
-  0x6e: Buffer.from('null'),
-};
 
-export class JsonScanner {
+export class JsonScanner extends JsonLexer {
   eventDepth: number;
   private readonly hooks: JsonScanHooks | undefined;
   private readonly maxDepth: number;
   private readonly multiple: boolean;
   private readonly stack: Uint8Array;
   private depth = 0;
-  private state = VALUE;
   private inKey = false;
-  private hexLeft = 0;
-  private literal: Buffer = EMPTY;
-  private literalAt = 0;
   /** Absolute offset of the current chunk's first byte. */
   private base = 0;
   private line = 1;
@@ -66,9 +50,9 @@ export class JsonScanner {
   private newlineSeen = false;
   /** The one capture in progress. */
   private readonly capture: ByteCapture;
-  private chunk: Buffer = EMPTY;
 
   constructor(options: JsonScannerOptions) {
+    super();
     if (!Number.isInteger(options.maxDepth) || options.maxDepth < 1) throw new Error('maxDepth must be at least 1');
     this.maxDepth = options.maxDepth;
     this.stack = new Uint8Array(options.maxDepth);
@@ -151,7 +135,7 @@ export class JsonScanner {
   /** Checks that the input ended with complete JSON; throws JsonSyntaxError otherwise. */
   end(): void {
     const state = this.state;
-    const inNumber = state === NUM_ZERO || state === NUM_INT || state === NUM_FRAC || state === NUM_EXP_DIGITS;
+    const inNumber = this.inEndableNumber;
     if (inNumber && this.depth === 0) this.endValue(0); // a top-level number ends with the input
     if (this.state === END) return;
     if (this.values === 0 && this.depth === 0 && state === VALUE) this.fail('the input holds no JSON value', 0);
@@ -200,7 +184,7 @@ export class JsonScanner {
     else if (c === 0x5b) kind = 'array';
     else if (c === 0x22) kind = 'string';
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) kind = 'number';
-    else if (LITERALS[c] !== undefined) kind = 'literal';
+    else if (startsLiteral(c)) kind = 'literal';
     else return this.fail(`expected a value, found ${describeByte(c)}`, i);
     // Values inside a capture are not reported: they arrive as part of its bytes.
     const reported = !this.capture.active && depth <= this.eventDepth;
@@ -217,12 +201,10 @@ export class JsonScanner {
         this.state = STRING;
         break;
       case 'number':
-        this.state = c === 0x2d ? NUM_MINUS : c === 0x30 ? NUM_ZERO : NUM_INT;
+        this.startNumber(c);
         break;
       default:
-        this.literal = LITERALS[c]!;
-        this.literalAt = 1;
-        this.state = LITERAL;
+        this.startLiteral(c);
     }
     return i + 1;
   }
@@ -254,7 +236,7 @@ export class JsonScanner {
   }
 
   /** The value at the current depth ended just before `next` (an index in the current chunk). */
-  private endValue(next: number): void {
+  protected endValue(next: number): void {
     const depth = this.depth;
     const raw = this.capture.active && this.capture.depth === depth ? this.capture.finish(this.chunk, next) : null;
     if (!this.capture.active && depth <= this.eventDepth) this.hooks?.valueEnd(depth, raw);
@@ -267,90 +249,7 @@ export class JsonScanner {
     }
   }
 
-  /** Escapes, numbers and literals: one byte; returns the next index (unchanged when a number ends). */
-  private scalar(state: number, c: number, i: number): number {
-    const isDigit = c >= 0x30 && c <= 0x39;
-    switch (state) {
-      case ESCAPE:
-        if (c === 0x75) {
-          this.hexLeft = 4;
-          this.state = UNICODE;
-        } else if (
-          c === 0x22 ||
-          c === 0x5c ||
-          c === 0x2f ||
-          c === 0x62 ||
-          c === 0x66 ||
-          c === 0x6e ||
-          c === 0x72 ||
-          c === 0x74
-        ) {
-          this.state = STRING;
-        } else {
-          this.fail(`invalid escape sequence after \\: ${describeByte(c)}`, i);
-        }
-        return i + 1;
-      case UNICODE:
-        if (!isDigit && !((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66)) this.fail('expected 4 hex digits after \\u', i);
-        if (--this.hexLeft === 0) this.state = STRING;
-        return i + 1;
-      case LITERAL:
-        if (c !== this.literal[this.literalAt]) this.fail(`invalid literal (expected ${this.literal.toString()})`, i);
-        if (++this.literalAt === this.literal.length) this.endValue(i + 1);
-        return i + 1;
-      default:
-        return this.number(state, c, isDigit, i);
-    }
-  }
-
-  private number(state: number, c: number, isDigit: boolean, i: number): number {
-    const chunk = this.chunk;
-    switch (state) {
-      case NUM_MINUS:
-        if (!isDigit) this.fail("expected a digit after '-'", i);
-        this.state = c === 0x30 ? NUM_ZERO : NUM_INT;
-        return i + 1;
-      case NUM_DOT:
-        if (!isDigit) this.fail("expected a digit after '.'", i);
-        this.state = NUM_FRAC;
-        return i + 1;
-      case NUM_EXP:
-        if (c === 0x2b || c === 0x2d) this.state = NUM_EXP_SIGN;
-        else if (isDigit) this.state = NUM_EXP_DIGITS;
-        else this.fail('expected a digit in the exponent', i);
-        return i + 1;
-      case NUM_EXP_SIGN:
-        if (!isDigit) this.fail('expected a digit in the exponent', i);
-        this.state = NUM_EXP_DIGITS;
-        return i + 1;
-      case NUM_ZERO:
-        if (isDigit) this.fail('a number cannot have leading zeros', i);
-        break;
-      default: {
-        // NUM_INT, NUM_FRAC, NUM_EXP_DIGITS: any number of digits.
-        let j = i;
-        while (j < chunk.length && chunk[j]! >= 0x30 && chunk[j]! <= 0x39) j++;
-        if (j === chunk.length) return j;
-        c = chunk[j]!;
-        i = j;
-      }
-    }
-    if (c === 0x2e && (state === NUM_ZERO || state === NUM_INT)) this.state = NUM_DOT;
-    else if ((c === 0x65 || c === 0x45) && state !== NUM_EXP_DIGITS) this.state = NUM_EXP;
-    else {
-      this.endValue(i); // the byte after the number belongs to what follows
-      return i;
-    }
-    return i + 1;
-  }
-
-  private fail(reason: string, i: number): never {
+  protected fail(reason: string, i: number): never {
     throw new JsonSyntaxError(reason, this.positionAt(this.base + i));
   }
-}
-
-function describeByte(c: number): string {
-  if (c >= 0x21 && c <= 0x7e) return `'${String.fromCharCode(c)}'`;
-  if (c >= 0x80) return `the non-ASCII byte 0x${c.toString(16).toUpperCase()} outside a string`;
-  return `the control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -6,7 +6,7 @@ import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { epochSeconds } from '../shared/time.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { channelKey, deliveryChannels, type MonitorRecord, type StoredChannel } from './monitor-record.js';
-import type { FoundEvent } from './monitor-runner.js';
+import type { FoundEvent } from './monitor-events.js';
 
 export const MONITOR_NOTIFY_JOB = 'monitor.notify';
 

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exec } from '../../db/sql.js';
 import { toMonitorRecord, type LastRun, type MonitorRecord } from './monitor-record.js';
-import type { FoundEvent, PageState, RunResult } from './monitor-runner.js';
+import type { PageState } from './monitor-baseline.js';
+import type { FoundEvent } from './monitor-events.js';
+import type { RunResult } from './monitor-runner.js';
 
 const j = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 

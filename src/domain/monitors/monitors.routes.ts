@@ -20,7 +20,8 @@ import {
   MonitorRunParams,
   UpdateMonitorInput,
 } from './monitor.schema.js';
-import type { MonitorService, ProgressItem, ProvisioningItem } from './monitor.service.js';
+import type { ProvisioningItem } from './monitor-provisioning.js';
+import type { MonitorService, ProgressItem } from './monitor.service.js';
 
 const tags = ['Monitors'];
 const notFound = { 404: { description: 'No such monitor (`monitor_not_found`), or it was deleted.' } };
