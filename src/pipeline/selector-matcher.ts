@@ -1,3 +1,5 @@
+import type { PageElement } from './page-node.js';
+
 /**
  * A fast path for the selectors cleanup uses most: single compound selectors made of a tag,
  * `#id`, `.class` and attribute tests (`[a]`, `[a=v]`, `[a*=v i]`, `[a^=v]`, `[a$=v]`, `[a~=v]`,
@@ -26,7 +28,7 @@ export interface CompiledSelectors {
   readonly complex: string;
   /** True when the fast tables hold nothing. */
   readonly empty: boolean;
-  matches(element: Element): boolean;
+  matches(element: PageElement): boolean;
 }
 
 const PART =
@@ -144,7 +146,7 @@ export function compileSelectors(selectors: readonly string[], classNames: reado
   };
 }
 
-function matchesTables(tables: SelectorTables, element: Element): boolean {
+function matchesTables(tables: SelectorTables, element: PageElement): boolean {
   if (tables.universal) return true;
   const test = (compounds: Compound[] | undefined): boolean =>
     !!compounds?.some((compound) => matchesCompound(element, compound));
@@ -166,7 +168,7 @@ function matchesTables(tables: SelectorTables, element: Element): boolean {
   return false;
 }
 
-function matchesCompound(element: Element, compound: Compound): boolean {
+function matchesCompound(element: PageElement, compound: Compound): boolean {
   if (compound.tag !== null && element.nodeName !== compound.tag) return false;
   if (compound.id !== null && element.getAttribute('id') !== compound.id) return false;
   if (compound.classes.length > 0) {
@@ -197,7 +199,7 @@ function matchesAttribute(raw: string | null, test: AttributeTest): boolean {
 }
 
 /** Removes every element under `root` that `compiled` matches, in one walk (removed subtrees are skipped). */
-export function removeMatching(root: Element, compiled: CompiledSelectors): void {
+export function removeMatching(root: PageElement, compiled: CompiledSelectors): void {
   if (compiled.empty) return;
   let element = root.firstElementChild;
   while (element) {
@@ -212,8 +214,8 @@ export function removeMatching(root: Element, compiled: CompiledSelectors): void
 }
 
 /** The next element in document order that is not inside `element`, staying within `root`. */
-function nextOutside(element: Element, root: Element): Element | null {
-  for (let current: Element | null = element; current && current !== root; current = current.parentElement) {
+function nextOutside(element: PageElement, root: PageElement): PageElement | null {
+  for (let current: PageElement | null = element; current && current !== root; current = current.parentElement) {
     if (current.nextElementSibling) return current.nextElementSibling;
   }
   return null;
