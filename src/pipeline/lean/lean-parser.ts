@@ -14,9 +14,10 @@ import { htmlparser2, type ParserHandler } from './linkedom-parts.js';
  *   `<template>` are left alone, as its `querySelectorAll('*')` skips them);
  * - `class` holds linkedom's normalised token list (its `className` setter rewrites the attribute).
  *
- * One deliberate difference: elements nested deeper than MAX_DEPTH are attached at that depth
- * (Chromium's parser does the same at 512), so no stage recursing over the tree can overflow the
- * stack; linkedom's DOM keeps any depth and the stages overflow on it past ~1,500 levels.
+ * One deliberate difference: nodes nested deeper than MAX_DEPTH are attached at that depth, as
+ * children of the element at MAX_DEPTH - 1 (Chromium's parser does the same at 512), so no stage
+ * recursing over the tree can overflow the stack; linkedom's DOM keeps any depth and the stages
+ * overflow on it past ~1,500 levels (the request fails).
  */
 
 /** Chromium's `kMaximumHTMLParserDOMTreeDepth`. */
@@ -34,7 +35,7 @@ export function buildLeanTree(source: string, options: LeanBuildOptions): LeanDo
   let parent: LeanParent = document;
   let templates = 0;
   const attach = (): void => {
-    parent = open[Math.min(open.length, MAX_DEPTH + 1) - 1] as LeanParent;
+    parent = open[Math.min(open.length, MAX_DEPTH) - 1] as LeanParent;
   };
   const handler: ParserHandler = {
     onprocessinginstruction: () => undefined,
