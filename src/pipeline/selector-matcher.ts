@@ -1,4 +1,4 @@
-import type { PageElement } from './page-node.js';
+import type { PageAttribute, PageElement } from './page-node.js';
 
 /**
  * A fast path for the selectors cleanup uses most: single compound selectors made of a tag,
@@ -148,23 +148,31 @@ export function compileSelectors(selectors: readonly string[], classNames: reado
 
 function matchesTables(tables: SelectorTables, element: PageElement): boolean {
   if (tables.universal) return true;
-  const test = (compounds: Compound[] | undefined): boolean =>
-    !!compounds?.some((compound) => matchesCompound(element, compound));
-  if (test(tables.byTag.get(element.nodeName))) return true;
+  if (anyMatches(tables.byTag.get(element.nodeName), element)) return true;
   if (!element.hasAttributes()) return false;
   const id = element.getAttribute('id');
-  if (id && test(tables.byId.get(id))) return true;
+  if (id && anyMatches(tables.byId.get(id), element)) return true;
+  // Both parses hold `class` as linkedom's token list: distinct tokens, one space apart.
   const className = element.getAttribute('class');
   if (className) {
-    for (const name of className.split(/\s+/)) {
-      if (tables.removeClasses.has(name) || test(tables.byClass.get(name))) return true;
+    for (const name of className.split(' ')) {
+      if (tables.removeClasses.has(name) || anyMatches(tables.byClass.get(name), element)) return true;
     }
   }
   if (tables.byAttribute.size > 0) {
-    for (const attribute of Array.from(element.attributes)) {
-      if (test(tables.byAttribute.get(attribute.name.toLowerCase()))) return true;
+    const attributes = element.attributes;
+    for (let i = 0; i < attributes.length; i++) {
+      const name = (attributes[i] as PageAttribute).name;
+      if (anyMatches(tables.byAttribute.get(name.toLowerCase()), element)) return true;
     }
   }
+  return false;
+}
+
+/** Whether any of `compounds` matches (a loop: this runs for every element of every page). */
+function anyMatches(compounds: Compound[] | undefined, element: PageElement): boolean {
+  if (!compounds) return false;
+  for (const compound of compounds) if (matchesCompound(element, compound)) return true;
   return false;
 }
 
