@@ -1,5 +1,5 @@
 import { normalizeUrl } from '../url/normalize.js';
-import { collapseWhitespace, parsePage } from './dom.js';
+import { collapseWhitespace, parseLeanPage } from './dom.js';
 import type { PageDocument, PageElement } from './page-node.js';
 
 /** A link of a page: the normalised absolute URL and its anchor text (may be empty). */
@@ -52,7 +52,7 @@ export function anchorText(anchor: PageElement): string {
  * MAX_LINKS_PER_PAGE of them.
  *
  * @example
- * const { document, baseUrl } = parsePage('<a href="/a#x">Install</a>', 'https://e.com/');
+ * const { document, baseUrl } = parseLeanPage('<a href="/a#x">Install</a>', 'https://e.com/');
  * discoverLinks(document, baseUrl); // → [{ url: 'https://e.com/a', text: 'Install' }]
  */
 export function discoverLinks(document: PageDocument, baseUrl: URL): PageLink[] {
@@ -69,9 +69,9 @@ export function discoverLinks(document: PageDocument, baseUrl: URL): PageLink[] 
   return [...byUrl.values()];
 }
 
-/** The title and the followable links of an HTML page (maps read pages this way). */
+/** The title and the followable links of an HTML page (maps read pages this way, on the lean tree). */
 export function readPageLinks(html: string, pageUrl: string): { title: string; links: PageLink[] } {
-  const { document, baseUrl } = parsePage(html, pageUrl);
+  const { document, baseUrl } = parseLeanPage(html, pageUrl);
   const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '').slice(0, MAX_TEXT);
   return { title, links: discoverLinks(document, baseUrl) };
 }

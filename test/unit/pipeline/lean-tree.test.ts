@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { decodeBody } from '../../../engines/http/decode-body.js';
 import { builtinTransformers } from '../../../plugins/transformers/index.js';
 import { createContentPipeline, loadMdream, createMdreamConverter } from '../../../src/pipeline/index.js';
-import { parseLeanPage } from '../../../src/pipeline/dom.js';
+import { collapseWhitespace, parseLeanPage, parsePage } from '../../../src/pipeline/dom.js';
+import { discoverLinks, readPageLinks } from '../../../src/pipeline/page-links.js';
 import { MAX_DEPTH } from '../../../src/pipeline/lean/lean-parser.js';
 import { checkLeanParity } from '../../support/lean-parity.js';
 
@@ -78,6 +79,21 @@ describe('lean tree', () => {
 
   it.each(Object.entries(ADVERSARIAL))('gives the results linkedom gives on adversarial HTML: %s', (_name, html) => {
     expect(checkLeanParity(pipeline, page(html))).toEqual({ differences: [], domFailures: [] });
+  });
+
+  it('reads the title and links of a page for maps as linkedom does (golden and adversarial pages)', () => {
+    const texts = [
+      ...goldenNames.map((name) => decodeBody(readFileSync(join(dir, `${name}.html`)), 'text/html').text ?? ''),
+      ...Object.values(ADVERSARIAL),
+    ];
+    for (const text of texts) {
+      const { document, baseUrl } = parsePage(text, 'https://www.example.com/a/page.html');
+      const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '').slice(0, 200);
+      expect(readPageLinks(text, 'https://www.example.com/a/page.html')).toEqual({
+        title,
+        links: discoverLinks(document, baseUrl),
+      });
+    }
   });
 
   it('does not parse the page with linkedom for markdown, text, links and metadata', () => {
