@@ -66,7 +66,7 @@ export function converterVariants(): { variants: Variant[]; notes: string[] } {
       kind: 'dom',
       run: (root, context) => writeConverterHtml(root, context.baseUrl, new MarkdownDraft()),
     },
-    { ...mdreamDomVariant('mdream-wasm on the lean tree', wasm), lean: true },
+    mdreamDomVariant('mdream-wasm on the lean tree', wasm, true),
     {
       id: 'html writer alone, lean tree',
       kind: 'dom',
@@ -106,9 +106,9 @@ export function converterVariants(): { variants: Variant[]; notes: string[] } {
   return { variants, notes };
 }
 
-function mdreamDomVariant(id: string, binding: MdreamBinding): Variant {
+function mdreamDomVariant(id: string, binding: MdreamBinding, lean = false): Variant {
   const converter = createMdreamConverter(binding);
-  return { id, kind: 'dom', run: (root, context) => converter.convert(root, context) };
+  return { id, kind: 'dom', lean, run: (root, context) => converter.convert(root, context) };
 }
 
 /** The first `count` article pages of the generated site. */
