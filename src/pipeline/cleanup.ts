@@ -1,4 +1,5 @@
 import { type CompiledSelectors, compileSelectors, removeMatching } from './selector-matcher.js';
+import type { PageDocument } from './page-node.js';
 
 /**
  * Cleanup: removes what `remove_css_selectors`, `remove_images` and `remove_class_names` name.
@@ -22,8 +23,9 @@ export function planCleanup(options: CleanupOptions): CleanupPlan {
   return compileSelectors(selectors, options.removeClassNames);
 }
 
-export function runCleanup(document: Document, plan: CleanupPlan): void {
+export function runCleanup(document: PageDocument, plan: CleanupPlan): void {
   const root = document.documentElement;
   if (root) removeMatching(root, plan);
-  if (plan.complex) for (const element of document.querySelectorAll(plan.complex)) element.remove();
+  // Collected before removing (linkedom's querySelectorAll returns a list, the lean tree's an array).
+  if (plan.complex) for (const element of [...document.querySelectorAll(plan.complex)]) element.remove();
 }

@@ -1,5 +1,5 @@
-import { pageRoot, parsePage } from './dom.js';
-import type { MarkdownConverter } from './markdown-converter.js';
+import { pageRoot, parseLeanPage, parsePage } from './dom.js';
+import { type MarkdownConverter, NeedsDomError } from './markdown-converter.js';
 import { defaultMarkdownConverter } from './markdown/default-converter.js';
 import { classifyContent, renderNonHtml } from './non-html.js';
 import { isPreparedOptions, prepareContentOptions, type PreparedContentOptions } from './options.js';
@@ -40,7 +40,9 @@ export interface ContentPipeline {
 
 /**
  * The content pipeline: parse once → metadata → links → cleanup → transformer → html / text /
- * markdown, each stage only when its output was asked for (docs/content-pipeline.md).
+ * markdown, each stage only when its output was asked for (docs/content-pipeline.md). The parse is
+ * the lean tree (lean/) unless the request needs linkedom's DOM (`PreparedContentOptions.needsDom`)
+ * or the converter does (turndown); both give the same results.
  *
  * @example
  * const pipeline = createContentPipeline({ transformers: builtinTransformers });
@@ -92,23 +94,46 @@ export function createContentPipeline(deps: ContentPipelineDeps = {}): ContentPi
         runParser(input, options, result);
         return result;
       }
-      const result = runHtmlStages(stages, input, options);
+      // The lean tree unless the request or the converter needs linkedom's DOM (options.ts, `needsDom`).
+      const dom = options.needsDom || (options.formats.markdown && !converter.leanTree);
+      const result = dom ? runHtmlStages(stages, input, options, true) : runLeanStages(stages, input, options);
       runParser(input, options, result);
       return result;
     },
   };
 }
 
-function runHtmlStages(
+/** The stages on the lean tree; a page whose conversion turns out to need the DOM runs again with it. */
+function runLeanStages(
   stages: readonly ContentStage[],
   input: ContentInput,
   options: PreparedContentOptions,
 ): ContentResult {
+  try {
+    return runHtmlStages(stages, input, options, false);
+  } catch (err) {
+    if (!(err instanceof NeedsDomError)) throw err;
+    return runHtmlStages(stages, input, options, true);
+  }
+}
+
+function runHtmlStages(
+  stages: readonly ContentStage[],
+  input: ContentInput,
+  options: PreparedContentOptions,
+  withDom: boolean,
+): ContentResult {
   let started = performance.now();
-  const { document, baseUrl } = parsePage(input.text, input.url);
   const result: ContentResult = { kind: 'html', metadata: { title: '' }, timings: {} };
+  let page: PageContext;
+  if (withDom) {
+    const { document, baseUrl } = parsePage(input.text, input.url);
+    page = { document, dom: document, baseUrl, root: pageRoot(document), options, result };
+  } else {
+    const { document, baseUrl } = parseLeanPage(input.text, input.url);
+    page = { document, dom: null, baseUrl, root: pageRoot(document), options, result };
+  }
   result.timings.parse = performance.now() - started;
-  const page: PageContext = { document, baseUrl, root: pageRoot(document), options, result };
   for (const stage of stages) {
     if (!stage.wanted(options)) continue;
     started = performance.now();

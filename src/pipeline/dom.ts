@@ -1,11 +1,15 @@
 import { parseHTML } from 'linkedom';
+import { buildLeanTree } from './lean/lean-parser.js';
+import type { LeanDocument } from './lean/lean-tree.js';
+import type { PageDocument, PageElement, PageNode } from './page-node.js';
 
 /**
- * The one HTML parse of a page, and the DOM helpers every stage shares. linkedom (htmlparser2
- * underneath) is used because turndown and Readability both run on its nodes and it parses a
- * 50 KB page in a few milliseconds; it does not run the HTML5 tree-construction algorithm, so
- * the helpers below paper over the two differences that matter (missing `<html>`/`<body>`, and
- * upper-case attribute names, which it keeps as written).
+ * The one HTML parse of a page, and the DOM helpers every stage shares. Two parses give the same
+ * tree: `parseLeanPage` (the lean tree, lean/: what the default stages need, ~10x cheaper) and
+ * `parsePage` (linkedom's DOM, for requests that need a real DOM: Readability, the extractor, the
+ * html format, turndown). Both run htmlparser2 (linkedom's), which does not run the HTML5
+ * tree-construction algorithm, so the helpers below paper over the two differences that matter
+ * (missing `<html>`/`<body>`, and upper-case attribute names, which it keeps as written).
  */
 
 /** The parsed page. `document` is linkedom's; typed as the DOM's so stages read like browser code. */
@@ -19,17 +23,40 @@ const HAS_HTML_ELEMENT = /<html[\s>]/i;
 /** Cheap hint that some attribute name is written in upper case (legacy HTML: `<A HREF=...>`). */
 const UPPER_CASE_ATTRIBUTE = /\s[A-Z][A-Za-z-]*=/;
 
-export function parsePage(text: string, finalUrl: string): ParsedPage {
-  // Without <html>, linkedom makes the first element the document element and leaves the rest
-  // beside it; wrapping gives every page one root (head elements then sit in body, which the
-  // metadata stage and the converters handle).
+/** The page parsed as the lean tree: what the default stages read (`PageNode`), and nothing more. */
+export interface LeanPage {
+  document: LeanDocument;
+  baseUrl: URL;
+}
+
+/**
+ * The source both parses read. Without <html>, htmlparser2 makes the first element the document
+ * element and leaves the rest beside it; wrapping gives every page one root (head elements then sit
+ * in body, which the metadata stage and the converters handle).
+ */
+function pageSource(text: string): string {
   const wrapped = HAS_HTML_ELEMENT.test(text) ? text : `<html><body>${text}</body></html>`;
-  const source = repairHeadingEndTags(wrapped);
+  return repairHeadingEndTags(wrapped);
+}
+
+/**
+ * The lean tree of a page: the same nodes `parsePage` gives, built from the parser's events in one
+ * pass (lean/lean-parser.ts says how each of the fix-ups below is done while building).
+ */
+export function parseLeanPage(text: string, finalUrl: string): LeanPage {
+  const source = pageSource(text);
+  const document = buildLeanTree(source, { lowerCaseAttributes: UPPER_CASE_ATTRIBUTE.test(source) });
+  return { document, baseUrl: resolveBaseUrl(document, finalUrl) };
+}
+
+export function parsePage(text: string, finalUrl: string): ParsedPage {
+  const source = pageSource(text);
   const document = parseHTML(source).document as unknown as Document;
   if (UPPER_CASE_ATTRIBUTE.test(source)) lowerCaseAttributeNames(document);
-  // htmlparser2 emits a text node per entity ("a ", "<", "div", ">"): merged, text reads as one
-  // string again (escaping depends on it) and there are fewer nodes to convert.
-  if (source.includes('&')) document.normalize();
+  // htmlparser2 emits a text node per entity ("a ", "<", "div", ">") and splits text at a "<" that
+  // starts no tag ("a < b"): merged, text reads as one string again (escaping depends on it) and
+  // there are fewer nodes to convert. The lean tree is built merged.
+  document.normalize();
   return { document, baseUrl: resolveBaseUrl(document, finalUrl) };
 }
 
@@ -74,7 +101,7 @@ function lowerCaseAttributeNames(document: Document): void {
   }
 }
 
-function resolveBaseUrl(document: Document, finalUrl: string): URL {
+function resolveBaseUrl(document: PageDocument, finalUrl: string): URL {
   const page = new URL(finalUrl);
   const href = document.querySelector('base[href]')?.getAttribute('href')?.trim();
   if (!href) return page;
@@ -90,9 +117,9 @@ function resolveBaseUrl(document: Document, finalUrl: string): URL {
  * The element whose content is the page: `<body>`, unless content sits outside it (a page with
  * a stray `</body>` or none, which linkedom leaves as siblings), then the whole `<html>`.
  */
-export function pageRoot(document: Document): Element {
-  const html = document.documentElement;
-  const body = document.body as HTMLElement | null;
+export function pageRoot<E extends PageElement>(document: { documentElement: E | null; body: E | null }): E {
+  const html = document.documentElement as E;
+  const body = document.body;
   if (!body || body.parentNode !== html) return html;
   for (let node = body.nextSibling; node; node = node.nextSibling) {
     if (node.nodeType === 1 || (node.nodeType === 3 && (node.textContent ?? '').trim() !== '')) return html;
@@ -126,18 +153,18 @@ export function isBlankText(text: string | null | undefined): boolean {
  * The nearest ancestor (or the node itself) named `name` (upper case). linkedom compiles a
  * selector on every `closest()` call (~15 µs); rules that ask this for every table cell use this walk.
  */
-export function ancestorNamed(node: Node, name: string): Element | null {
-  for (let current: Node | null = node; current; current = current.parentNode) {
-    if (current.nodeName === name) return current as Element;
+export function ancestorNamed<E extends PageElement = Element>(node: PageNode, name: string): E | null {
+  for (let current: PageNode | null = node; current; current = current.parentNode) {
+    if (current.nodeName === name) return current as E;
   }
   return null;
 }
 
 /** The nearest ancestor (or the node itself) carrying a class matching `pattern`. */
-export function ancestorWithClass(node: Node, pattern: RegExp): Element | null {
-  for (let current: Node | null = node; current; current = current.parentNode) {
-    if (current.nodeType === 1 && pattern.test((current as Element).getAttribute('class') ?? '')) {
-      return current as Element;
+export function ancestorWithClass(node: PageNode, pattern: RegExp): PageElement | null {
+  for (let current: PageNode | null = node; current; current = current.parentNode) {
+    if (current.nodeType === 1 && pattern.test((current as PageElement).getAttribute('class') ?? '')) {
+      return current as PageElement;
     }
   }
   return null;
@@ -147,10 +174,10 @@ export function ancestorWithClass(node: Node, pattern: RegExp): Element | null {
  * Whether some descendant element of `parent` has the local name `name` (lower case: linkedom
  * builds an upper-case `nodeName` on every read); a walk, for the same reason as `ancestorNamed`.
  */
-export function hasDescendantNamed(parent: Node, name: string): boolean {
+export function hasDescendantNamed(parent: PageNode, name: string): boolean {
   for (let child = parent.firstChild; child; child = child.nextSibling) {
     if (child.nodeType !== 1) continue;
-    if ((child as Element).localName === name || hasDescendantNamed(child, name)) return true;
+    if ((child as PageElement).localName === name || hasDescendantNamed(child, name)) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import type { UrlFilter } from '../url/glob.js';
 import { type RankableLink, rankLinks } from './link-ranking.js';
 import { anchorText, pageAnchors } from './page-links.js';
+import type { PageDocument } from './page-node.js';
 
 /** `links_on_page` once validated: globs compiled, defaults applied. */
 export interface PreparedLinksOptions {
@@ -21,7 +22,7 @@ interface Candidate extends RankableLink {
  * first position, with all their anchor texts feeding the ranking. Globs always match the
  * absolute URL, even when the links are returned as written.
  */
-export function collectLinks(document: Document, baseUrl: URL, options: PreparedLinksOptions): string[] {
+export function collectLinks(document: PageDocument, baseUrl: URL, options: PreparedLinksOptions): string[] {
   const byUrl = new Map<string, Candidate>();
   const kept: Candidate[] = [];
   for (const { written, url, element } of pageAnchors(document, baseUrl)) {

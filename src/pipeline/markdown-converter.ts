@@ -1,3 +1,5 @@
+import type { PageDocument, PageElement } from './page-node.js';
+
 /**
  * The HTML → markdown step, behind an interface so another converter can be measured against
  * the turndown one (docs/content-pipeline.md, "Adding a converter").
@@ -9,7 +11,7 @@ export interface ConvertContext {
 }
 
 /**
- * Converts a DOM subtree (linkedom nodes) to GitHub-flavoured markdown.
+ * Converts a DOM subtree (linkedom's nodes, or the lean tree when `leanTree`) to GitHub-flavoured markdown.
  *
  * Contract: `convert` may consume the subtree (the turndown converter collapses whitespace in
  * place rather than paying for a clone), so callers convert last. Output: links and images
@@ -25,5 +27,21 @@ export interface ConvertContext {
  */
 export interface MarkdownConverter {
   readonly id: string;
-  convert(root: Element | Document, context: ConvertContext): string;
+  /**
+   * True when `convert` reads only the `PageNode` members (page-node.ts), so it can be given the
+   * lean tree; otherwise pages that ask for markdown are parsed with linkedom for it (turndown).
+   */
+  readonly leanTree?: boolean;
+  convert(root: PageElement | PageDocument, context: ConvertContext): string;
+}
+
+/**
+ * Thrown by a converter given the lean tree when it can only convert the page with linkedom's DOM
+ * (the mdream converter's turndown fallback); the pipeline then processes the page again with it.
+ */
+export class NeedsDomError extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the conversion needs linkedom's DOM: ${(reason as Error)?.message ?? String(reason)}`);
+    this.name = 'NeedsDomError';
+  }
 }

@@ -1,5 +1,6 @@
 import { ancestorNamed, collapseWhitespace, resolveUrl } from './dom.js';
 import type { PageMetadata } from './types.js';
+import type { PageDocument, PageElement } from './page-node.js';
 
 /**
  * `page_metadata` from the page as served (before cleanup removes scripts, so JSON-LD is still
@@ -7,7 +8,7 @@ import type { PageMetadata } from './types.js';
  * canonical and icon links, and JSON-LD for author and dates when the meta tags lack them.
  * URLs come out absolute.
  */
-export function extractPageMetadata(document: Document, baseUrl: URL): PageMetadata {
+export function extractPageMetadata(document: PageDocument, baseUrl: URL): PageMetadata {
   const found = scanDocument(document, baseUrl);
   const get = (...keys: string[]): string | undefined => keys.map((key) => found.meta.get(key)).find(Boolean);
   const url = (...keys: string[]): string | undefined => resolveUrl(get(...keys), baseUrl) ?? undefined;
@@ -46,11 +47,11 @@ interface Scanned {
   meta: Map<string, string>;
   canonical: string | null;
   favicon: string | null;
-  jsonLd: Element[];
+  jsonLd: PageElement[];
 }
 
 /** One query over the document for everything metadata reads. */
-function scanDocument(document: Document, baseUrl: URL): Scanned {
+function scanDocument(document: PageDocument, baseUrl: URL): Scanned {
   const found: Scanned = { title: '', meta: new Map(), canonical: null, favicon: null, jsonLd: [] };
   for (const element of document.querySelectorAll('title, meta, link[rel], script[type]')) {
     const name = element.nodeName;
@@ -76,13 +77,13 @@ function scanDocument(document: Document, baseUrl: URL): Scanned {
  * first value kept: what `page_metadata` picks from, for readers that need other names (the
  * extractor reads `product:price:amount`, `og:price:currency`, ...).
  */
-export function readMetaTags(document: Document): Map<string, string> {
+export function readMetaTags(document: PageDocument): Map<string, string> {
   const meta = new Map<string, string>();
   for (const element of document.querySelectorAll('meta')) readMeta(element, meta);
   return meta;
 }
 
-function readMeta(element: Element, meta: Map<string, string>): void {
+function readMeta(element: PageElement, meta: Map<string, string>): void {
   const key = (
     element.getAttribute('property') ??
     element.getAttribute('name') ??
@@ -104,7 +105,7 @@ interface LinkedData {
 }
 
 /** Author and dates from JSON-LD (`Article`, `NewsArticle`, `BlogPosting`, ... or an `@graph` of them). */
-function readJsonLd(scripts: Element[]): LinkedData {
+function readJsonLd(scripts: PageElement[]): LinkedData {
   const found: LinkedData = {};
   const visit = (value: unknown, depth: number): void => {
     if (depth > 4 || value === null || typeof value !== 'object') return;

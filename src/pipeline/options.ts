@@ -24,6 +24,12 @@ export interface PreparedContentOptions {
   /** The schema the deterministic extractor fills. */
   readonly extract: { readonly schema: ResolvedSchema; readonly prompt?: string } | null;
   readonly structuredData: boolean;
+  /**
+   * The request needs linkedom's DOM (page-node.ts): the html format (serialised by linkedom), a
+   * transformer (Readability), the extractor or structured data (they read a `Document`). Without
+   * it the page is parsed as the lean tree, unless the markdown converter needs the DOM (turndown).
+   */
+  readonly needsDom: boolean;
 }
 
 export function isPreparedOptions(value: ContentOptions | PreparedContentOptions): value is PreparedContentOptions {
@@ -40,17 +46,24 @@ export function prepareContentOptions(
   transformers: TransformerRegistry,
   parsers?: ParserRegistry,
 ): PreparedContentOptions {
-  const formats = new Set(options.formats);
+  const requested = new Set(options.formats);
+  const formats = { markdown: requested.has('markdown'), html: requested.has('html'), text: requested.has('text') };
   const links = options.linksOnPage;
+  const transformer = resolveTransformer(transformers, options.transformer);
+  const extract = options.extract
+    ? { schema: objectSchema(options.extract.schema, 'llm_extract.schema').resolved, prompt: options.extract.prompt }
+    : null;
+  const structuredData = options.structuredData === true;
+  const transforms = transformer !== null && (formats.markdown || formats.html || formats.text);
   return {
     [PREPARED]: true,
-    formats: { markdown: formats.has('markdown'), html: formats.has('html'), text: formats.has('text') },
+    formats,
     cleanup: planCleanup({
       selectors: normaliseRemoveCssSelectors(options.removeCssSelectors),
       removeImages: options.removeImages === true,
       removeClassNames: normaliseClassNames(options.removeClassNames),
     }),
-    transformer: resolveTransformer(transformers, options.transformer),
+    transformer,
     links: links
       ? {
           absolute: links.absoluteLinks !== false,
@@ -65,10 +78,9 @@ export function prepareContentOptions(
     parser: options.parser
       ? { plugin: requireParser(parsers, options.parser.id), options: options.parser.options ?? {} }
       : null,
-    extract: options.extract
-      ? { schema: objectSchema(options.extract.schema, 'llm_extract.schema').resolved, prompt: options.extract.prompt }
-      : null,
-    structuredData: options.structuredData === true,
+    extract,
+    structuredData,
+    needsDom: formats.html || transforms || extract !== null || structuredData,
   };
 }
 

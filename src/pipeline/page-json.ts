@@ -3,7 +3,7 @@ import { readDocumentFacts } from '../extraction/html-facts.js';
 import { readJsonLd } from '../extraction/json-ld.js';
 import { readMicrodata } from '../extraction/microdata.js';
 import type { PreparedContentOptions } from './options.js';
-import type { ContentStage } from './stages.js';
+import { type ContentStage, requireDom } from './stages.js';
 import type { ContentInput, ContentResult } from './types.js';
 
 /**
@@ -21,7 +21,7 @@ export const extractStage: ContentStage = {
   wanted: (options) => options.extract !== null,
   run: (page) => {
     const { schema, prompt } = page.options.extract!;
-    const facts = readDocumentFacts({ document: page.document, baseUrl: page.baseUrl });
+    const facts = readDocumentFacts({ document: requireDom(page, 'extract'), baseUrl: page.baseUrl });
     page.result.extraction = extractFromFacts(facts, { schema, prompt });
   },
 };
@@ -34,8 +34,9 @@ export const structuredDataStage: ContentStage = {
   id: 'structured_data',
   wanted: (options) => options.structuredData,
   run: (page) => {
-    const { items } = readJsonLd(page.document, { linkReferences: false });
-    page.result.structuredData = [...items, ...readMicrodata(page.document, page.baseUrl)];
+    const document = requireDom(page, 'structured_data');
+    const { items } = readJsonLd(document, { linkReferences: false });
+    page.result.structuredData = [...items, ...readMicrodata(document, page.baseUrl)];
   },
 };
 

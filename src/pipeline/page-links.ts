@@ -1,5 +1,6 @@
 import { normalizeUrl } from '../url/normalize.js';
-import { collapseWhitespace, parsePage } from './dom.js';
+import { collapseWhitespace, parseLeanPage } from './dom.js';
+import type { PageDocument, PageElement } from './page-node.js';
 
 /** A link of a page: the normalised absolute URL and its anchor text (may be empty). */
 export interface PageLink {
@@ -18,7 +19,7 @@ export interface Anchor {
   written: string;
   /** Absolute http(s) URL (resolved against `<base href>` or the page URL). */
   url: URL;
-  element: Element;
+  element: PageElement;
 }
 
 /**
@@ -27,7 +28,7 @@ export interface Anchor {
  * the page's base URL; in-page anchors (`#section`) and non-http(s) links (`javascript:`,
  * `mailto:`, `tel:`) are left out.
  */
-export function* pageAnchors(document: Document, baseUrl: URL): Generator<Anchor> {
+export function* pageAnchors(document: PageDocument, baseUrl: URL): Generator<Anchor> {
   for (const element of document.querySelectorAll('a[href], area[href]')) {
     const written = (element.getAttribute('href') ?? '').trim();
     if (!written || written.startsWith('#')) continue;
@@ -37,7 +38,7 @@ export function* pageAnchors(document: Document, baseUrl: URL): Generator<Anchor
 }
 
 /** A link's text: its content, else its `aria-label`, `title` or `alt`, else an image's alt text. */
-export function anchorText(anchor: Element): string {
+export function anchorText(anchor: PageElement): string {
   const text = collapseWhitespace(anchor.textContent ?? '');
   if (text) return text;
   const label = anchor.getAttribute('aria-label') ?? anchor.getAttribute('title') ?? anchor.getAttribute('alt');
@@ -51,10 +52,10 @@ export function anchorText(anchor: Element): string {
  * MAX_LINKS_PER_PAGE of them.
  *
  * @example
- * const { document, baseUrl } = parsePage('<a href="/a#x">Install</a>', 'https://e.com/');
+ * const { document, baseUrl } = parseLeanPage('<a href="/a#x">Install</a>', 'https://e.com/');
  * discoverLinks(document, baseUrl); // → [{ url: 'https://e.com/a', text: 'Install' }]
  */
-export function discoverLinks(document: Document, baseUrl: URL): PageLink[] {
+export function discoverLinks(document: PageDocument, baseUrl: URL): PageLink[] {
   const byUrl = new Map<string, PageLink>();
   for (const anchor of pageAnchors(document, baseUrl)) {
     if (byUrl.size >= MAX_LINKS_PER_PAGE) break;
@@ -68,9 +69,9 @@ export function discoverLinks(document: Document, baseUrl: URL): PageLink[] {
   return [...byUrl.values()];
 }
 
-/** The title and the followable links of an HTML page (maps read pages this way). */
+/** The title and the followable links of an HTML page (maps read pages this way, on the lean tree). */
 export function readPageLinks(html: string, pageUrl: string): { title: string; links: PageLink[] } {
-  const { document, baseUrl } = parsePage(html, pageUrl);
+  const { document, baseUrl } = parseLeanPage(html, pageUrl);
   const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '').slice(0, MAX_TEXT);
   return { title, links: discoverLinks(document, baseUrl) };
 }

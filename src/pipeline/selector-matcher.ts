@@ -1,3 +1,5 @@
+import type { PageAttribute, PageElement } from './page-node.js';
+
 /**
  * A fast path for the selectors cleanup uses most: single compound selectors made of a tag,
  * `#id`, `.class` and attribute tests (`[a]`, `[a=v]`, `[a*=v i]`, `[a^=v]`, `[a$=v]`, `[a~=v]`,
@@ -26,7 +28,7 @@ export interface CompiledSelectors {
   readonly complex: string;
   /** True when the fast tables hold nothing. */
   readonly empty: boolean;
-  matches(element: Element): boolean;
+  matches(element: PageElement): boolean;
 }
 
 const PART =
@@ -144,29 +146,37 @@ export function compileSelectors(selectors: readonly string[], classNames: reado
   };
 }
 
-function matchesTables(tables: SelectorTables, element: Element): boolean {
+function matchesTables(tables: SelectorTables, element: PageElement): boolean {
   if (tables.universal) return true;
-  const test = (compounds: Compound[] | undefined): boolean =>
-    !!compounds?.some((compound) => matchesCompound(element, compound));
-  if (test(tables.byTag.get(element.nodeName))) return true;
+  if (anyMatches(tables.byTag.get(element.nodeName), element)) return true;
   if (!element.hasAttributes()) return false;
   const id = element.getAttribute('id');
-  if (id && test(tables.byId.get(id))) return true;
+  if (id && anyMatches(tables.byId.get(id), element)) return true;
+  // Both parses hold `class` as linkedom's token list: distinct tokens, one space apart.
   const className = element.getAttribute('class');
   if (className) {
-    for (const name of className.split(/\s+/)) {
-      if (tables.removeClasses.has(name) || test(tables.byClass.get(name))) return true;
+    for (const name of className.split(' ')) {
+      if (tables.removeClasses.has(name) || anyMatches(tables.byClass.get(name), element)) return true;
     }
   }
   if (tables.byAttribute.size > 0) {
-    for (const attribute of Array.from(element.attributes)) {
-      if (test(tables.byAttribute.get(attribute.name.toLowerCase()))) return true;
+    const attributes = element.attributes;
+    for (let i = 0; i < attributes.length; i++) {
+      const name = (attributes[i] as PageAttribute).name;
+      if (anyMatches(tables.byAttribute.get(name.toLowerCase()), element)) return true;
     }
   }
   return false;
 }
 
-function matchesCompound(element: Element, compound: Compound): boolean {
+/** Whether any of `compounds` matches (a loop: this runs for every element of every page). */
+function anyMatches(compounds: Compound[] | undefined, element: PageElement): boolean {
+  if (!compounds) return false;
+  for (const compound of compounds) if (matchesCompound(element, compound)) return true;
+  return false;
+}
+
+function matchesCompound(element: PageElement, compound: Compound): boolean {
   if (compound.tag !== null && element.nodeName !== compound.tag) return false;
   if (compound.id !== null && element.getAttribute('id') !== compound.id) return false;
   if (compound.classes.length > 0) {
@@ -197,7 +207,7 @@ function matchesAttribute(raw: string | null, test: AttributeTest): boolean {
 }
 
 /** Removes every element under `root` that `compiled` matches, in one walk (removed subtrees are skipped). */
-export function removeMatching(root: Element, compiled: CompiledSelectors): void {
+export function removeMatching(root: PageElement, compiled: CompiledSelectors): void {
   if (compiled.empty) return;
   let element = root.firstElementChild;
   while (element) {
@@ -212,8 +222,8 @@ export function removeMatching(root: Element, compiled: CompiledSelectors): void
 }
 
 /** The next element in document order that is not inside `element`, staying within `root`. */
-function nextOutside(element: Element, root: Element): Element | null {
-  for (let current: Element | null = element; current && current !== root; current = current.parentElement) {
+function nextOutside(element: PageElement, root: PageElement): PageElement | null {
+  for (let current: PageElement | null = element; current && current !== root; current = current.parentElement) {
     if (current.nextElementSibling) return current.nextElementSibling;
   }
   return null;

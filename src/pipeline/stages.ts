@@ -6,16 +6,29 @@ import type { MarkdownConverter } from './markdown-converter.js';
 import { extractPageMetadata } from './metadata.js';
 import type { PreparedContentOptions } from './options.js';
 import { htmlToText } from './text-converter.js';
+import type { PageDocument, PageElement } from './page-node.js';
 import type { ContentResult } from './types.js';
 
 /** One parsed page moving through the stages. */
 export interface PageContext {
-  document: Document;
+  /** The parsed page: the lean tree, or linkedom's document when `options.needsDom`. */
+  document: PageDocument;
+  /** linkedom's document, for the stages that need a real DOM (only when `options.needsDom`). */
+  dom: Document | null;
   baseUrl: URL;
   /** What the formats are made of: the page root, then the transformer's main content. */
-  root: Element;
+  root: PageElement;
   options: PreparedContentOptions;
   result: ContentResult;
+}
+
+/**
+ * linkedom's document for a stage that needs it. Such stages only run when `options.needsDom`
+ * (options.ts decides it from the same request fields), so its absence is a bug in that decision.
+ */
+export function requireDom(page: PageContext, stage: string): Document {
+  if (!page.dom) throw new Error(`the ${stage} stage needs linkedom's DOM, but options.needsDom is false`);
+  return page.dom;
 }
 
 /**
@@ -60,18 +73,21 @@ export const transformerStage: ContentStage = {
   id: 'transformer',
   wanted: (options) => anyFormat(options) && options.transformer !== null,
   run: (page) => {
+    const document = requireDom(page, 'transformer');
+    // With the DOM, the page root is one of its elements.
     const transformed = page.options.transformer?.transform({
-      document: page.document,
-      root: page.root,
+      document,
+      root: page.root as Element,
       baseUrl: page.baseUrl,
     });
     if (!transformed) return;
-    page.root = transformed.root;
-    if (transformed.title && !page.root.querySelector('h1')) {
-      const heading = page.document.createElement('h1');
+    const root = transformed.root;
+    if (transformed.title && !root.querySelector('h1')) {
+      const heading = document.createElement('h1');
       heading.textContent = transformed.title;
-      page.root.insertBefore(heading, page.root.firstChild);
+      root.insertBefore(heading, root.firstChild);
     }
+    page.root = root;
   },
 };
 
@@ -79,8 +95,10 @@ export const htmlStage: ContentStage = {
   id: 'html',
   wanted: (options) => options.formats.html,
   run: (page) => {
-    absolutiseUrls(page.root, page.baseUrl);
-    page.result.html = page.root.innerHTML.trim();
+    requireDom(page, 'html');
+    const root = page.root as Element;
+    absolutiseUrls(root, page.baseUrl);
+    page.result.html = root.innerHTML.trim();
   },
 };
 

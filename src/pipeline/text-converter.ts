@@ -1,4 +1,5 @@
 import { codeText } from './markdown/code-rules.js';
+import type { PageDocument, PageElement, PageNode, PageText } from './page-node.js';
 
 /**
  * The `text` format: what a reader sees, as plain text (close to a browser's `innerText`).
@@ -144,24 +145,24 @@ class TextWriter {
 }
 
 /** Heading permalinks ("¶", "#", "§") are decoration. */
-function isPermalink(anchor: Element): boolean {
+function isPermalink(anchor: PageElement): boolean {
   return !!anchor.getAttribute('href')?.trim().startsWith('#') && /^[\s¶§#🔗]*$/u.test(anchor.textContent ?? '');
 }
 
-export function htmlToText(root: Element | Document): string {
+export function htmlToText(root: PageElement | PageDocument): string {
   const writer = new TextWriter();
   walk(root, writer);
   return writer.result();
 }
 
-function walk(node: Node, writer: TextWriter): void {
+function walk(node: PageNode, writer: TextWriter): void {
   for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3 || child.nodeType === 4) {
-      writer.text((child as Text).data, false);
+      writer.text((child as PageText).data, false);
       continue;
     }
     if (child.nodeType !== 1) continue;
-    const element = child as Element;
+    const element = child as PageElement;
     const name = element.nodeName;
     if (SKIP.has(name) || (name !== 'A' && element.getAttribute('role') === 'button')) continue;
     if (name === 'A' && isPermalink(element)) continue;

@@ -13,6 +13,7 @@ import {
   type MarkdownConverter,
   type MdreamBinding,
 } from '../../../src/pipeline/index.js';
+import { parseLeanPage, parsePage } from '../../../src/pipeline/dom.js';
 import { writeConverterHtml } from '../../../src/pipeline/markdown/converter-html.js';
 import { MarkdownDraft } from '../../../src/pipeline/markdown/markdown-draft.js';
 import { REPO_ROOT } from '../paths.js';
@@ -21,13 +22,14 @@ import { REPO_ROOT } from '../paths.js';
  * What the converter comparison measures (bench/convert-compare.bench.ts). A `dom` variant gets the
  * cleaned content root a markdown stage gets (parsed and cleaned before its clock starts); a
  * `string` variant gets the page's HTML as fetched; a `pipeline` variant runs the whole content
- * pipeline (parse, metadata, cleanup, markdown) on it.
+ * pipeline (parse, metadata, cleanup, markdown) on it: on the lean tree where the converter takes
+ * it, with linkedom's DOM when `dom` (as before the lean tree); the parse variants parse alone.
  */
 export type Variant =
-  | { id: string; kind: 'dom'; run: (root: Element, context: ConvertContext) => unknown }
+  | { id: string; kind: 'dom'; run: (root: Element, context: ConvertContext) => unknown; lean?: boolean }
   | { id: string; kind: 'dom-html'; run: (html: string) => unknown }
   | { id: string; kind: 'string'; run: (html: string) => unknown }
-  | { id: string; kind: 'pipeline'; converter: MarkdownConverter };
+  | { id: string; kind: 'pipeline'; converter: MarkdownConverter; dom?: boolean };
 
 export interface Page extends ContentInput {
   name: string;
@@ -38,6 +40,7 @@ interface KreuzbergModule {
 }
 
 const require = createRequire(import.meta.url);
+const PAGE_URL = 'http://127.0.0.1:8000/page.html';
 
 /** The variants that can run here, and notes on those that cannot (a binary npm did not install). */
 export function converterVariants(): { variants: Variant[]; notes: string[] } {
@@ -63,6 +66,13 @@ export function converterVariants(): { variants: Variant[]; notes: string[] } {
       kind: 'dom',
       run: (root, context) => writeConverterHtml(root, context.baseUrl, new MarkdownDraft()),
     },
+    mdreamDomVariant('mdream-wasm on the lean tree', wasm, true),
+    {
+      id: 'html writer alone, lean tree',
+      kind: 'dom',
+      lean: true,
+      run: (root, context) => writeConverterHtml(root, context.baseUrl, new MarkdownDraft()),
+    },
     { id: 'outerHTML of the cleaned root', kind: 'dom', run: (root) => root.outerHTML },
     {
       id: `${raw.kind === 'native' ? 'mdream' : 'mdream-wasm'} raw: cleaned outerHTML`,
@@ -83,17 +93,22 @@ export function converterVariants(): { variants: Variant[]; notes: string[] } {
   }
   variants.push({ id: 'pipeline, turndown', kind: 'pipeline', converter: turndown });
   const fastest = nativeBinding ?? wasm;
+  const fastestName = fastest.kind === 'native' ? 'mdream' : 'mdream-wasm';
+  const mdream = createMdreamConverter(fastest);
+  variants.push({ id: `pipeline, ${fastestName}, linkedom DOM`, kind: 'pipeline', converter: mdream, dom: true });
+  variants.push({ id: `pipeline, ${fastestName}, lean tree`, kind: 'pipeline', converter: mdream });
+  variants.push({ id: 'parse: linkedom (parsePage)', kind: 'string', run: (html) => parsePage(html, PAGE_URL) });
   variants.push({
-    id: `pipeline, ${fastest.kind === 'native' ? 'mdream' : 'mdream-wasm'}`,
-    kind: 'pipeline',
-    converter: createMdreamConverter(fastest),
+    id: 'parse: lean tree (parseLeanPage)',
+    kind: 'string',
+    run: (html) => parseLeanPage(html, PAGE_URL),
   });
   return { variants, notes };
 }
 
-function mdreamDomVariant(id: string, binding: MdreamBinding): Variant {
+function mdreamDomVariant(id: string, binding: MdreamBinding, lean = false): Variant {
   const converter = createMdreamConverter(binding);
-  return { id, kind: 'dom', run: (root, context) => converter.convert(root, context) };
+  return { id, kind: 'dom', lean, run: (root, context) => converter.convert(root, context) };
 }
 
 /** The first `count` article pages of the generated site. */
@@ -139,7 +154,8 @@ export function timeVariant(variant: Variant, page: Page): number {
   if (variant.kind === 'pipeline') {
     const pipeline = pipelineFor(variant.converter);
     const start = cpuMs();
-    pipeline.process(page, MARKDOWN);
+    const options = pipeline.prepare(MARKDOWN);
+    pipeline.process(page, variant.dom ? { ...options, needsDom: true } : options);
     return cpuMs() - start;
   }
   let elapsed = 0;
@@ -150,7 +166,7 @@ export function timeVariant(variant: Variant, page: Page): number {
     else variant.run(root, context);
     elapsed = cpuMs() - start;
   };
-  pipelineFor(probe).process(page, MARKDOWN);
+  pipelineFor(variant.kind === 'dom' && variant.lean ? leanProbe : probe).process(page, MARKDOWN);
   return elapsed;
 }
 
@@ -163,6 +179,9 @@ const probe: MarkdownConverter = {
     return '';
   },
 };
+
+/** The same on the lean tree (the probe reads only what a lean-tree converter may). */
+const leanProbe: MarkdownConverter = { ...probe, id: 'lean probe', leanTree: true };
 
 const MARKDOWN = { formats: ['markdown' as const] };
 const pipelines = new Map<MarkdownConverter, ReturnType<typeof createContentPipeline>>();

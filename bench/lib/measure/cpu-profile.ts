@@ -44,6 +44,7 @@ export interface ProfileSummary {
 export const SCRAPE_PROBES: InclusiveProbe[] = [
   probe('pipeline: whole HTML pipeline (runHtmlStages)', 'runHtmlStages', 'src/pipeline/content-pipeline.ts'),
   probe('pipeline: parse (linkedom parsePage)', 'parsePage', 'src/pipeline/dom.ts'),
+  probe('pipeline: parse (lean tree parseLeanPage)', 'parseLeanPage', 'src/pipeline/dom.ts'),
   probe('pipeline: metadata', 'extractPageMetadata', 'src/pipeline/metadata.ts'),
   probe('pipeline: cleanup (remove_css_selectors)', 'runCleanup', 'src/pipeline/cleanup.ts'),
   probe(
@@ -51,6 +52,9 @@ export const SCRAPE_PROBES: InclusiveProbe[] = [
     'convert',
     'src/pipeline/markdown/turndown-converter.ts',
   ),
+  probe('pipeline: markdown converter (mdream)', 'convert', 'src/pipeline/markdown/mdream-converter.ts'),
+  probe('mdream: HTML writer (writeConverterHtml)', 'writeConverterHtml', 'src/pipeline/markdown/converter-html.ts'),
+  probe('mdream: the native or WebAssembly call', 'convert', 'src/pipeline/markdown/mdream-binding.ts'),
   probe('turndown: TurndownService.turndown', 'turndown', '/node_modules/turndown/'),
   probe('markdown: tidyMarkdown', 'tidyMarkdown', 'src/pipeline/markdown/tidy.ts'),
   probe('http engine: decodeBody', 'decodeBody', 'engines/http/decode-body.ts'),

@@ -1,4 +1,5 @@
 import type TurndownService from 'turndown';
+import type { PageElement } from '../page-node.js';
 
 /**
  * Block-level rules: ATX headings on one line, lists indented the way CommonMark counts
@@ -52,7 +53,7 @@ export function blockRules(service: TurndownService): void {
   });
   service.addRule('listItem', {
     filter: 'li',
-    replacement: (content, node) => listItem(content, node as Element),
+    replacement: (content, node) => listItem(content, node as PageElement),
   });
   service.addRule('definitionList', {
     filter: 'dl',
@@ -64,7 +65,7 @@ export function blockRules(service: TurndownService): void {
       const text = content.replace(/\s*\n+\s*/g, ' ').trim();
       if (!text) return '';
       // Several terms sharing one definition stay on consecutive lines.
-      const gap = (node as Element).previousElementSibling?.nodeName === 'DT' ? '\n' : '\n\n';
+      const gap = (node as PageElement).previousElementSibling?.nodeName === 'DT' ? '\n' : '\n\n';
       return `${gap}${/^\*\*.*\*\*$/.test(text) ? text : `**${text}**`}\n`;
     },
   });
@@ -82,7 +83,7 @@ export function blockRules(service: TurndownService): void {
  * Two lists of the same kind one after the other would read as one list in markdown; every
  * second one uses the other marker (`*` for `-`, `)` for `.`), which CommonMark reads as a new list.
  */
-export function usesAlternateMarker(list: Element): boolean {
+export function usesAlternateMarker(list: PageElement): boolean {
   let alternate = false;
   for (let previous = list.previousElementSibling; previous?.nodeName === list.nodeName;) {
     alternate = !alternate;
@@ -91,7 +92,7 @@ export function usesAlternateMarker(list: Element): boolean {
   return alternate;
 }
 
-export function listItem(content: string, item: Element): string {
+export function listItem(content: string, item: PageElement): string {
   const list = item.parentElement;
   const alternate = list ? usesAlternateMarker(list) : false;
   let prefix = alternate ? '* ' : '- ';

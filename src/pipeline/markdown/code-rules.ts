@@ -1,5 +1,6 @@
 import type TurndownService from 'turndown';
 import { ancestorWithClass } from '../dom.js';
+import type { PageElement, PageNode, PageText } from '../page-node.js';
 
 /**
  * Code blocks and inline code. A `<pre>` becomes a fenced block whose info string is the language
@@ -32,7 +33,7 @@ const NOT_A_LANGUAGE = new Set(['none', 'default', 'plaintext', 'plain', 'text',
 /** Elements inside a `<pre>` that number lines rather than hold code. */
 const LINE_NUMBER_CLASS = /(?:^|\s)(?:line-?numbers?-?rows|linenos?|lineno|gutter|line-numbers?)(?:\s|$)/i;
 
-export function detectCodeLanguage(pre: Element): string {
+export function detectCodeLanguage(pre: PageElement): string {
   const code = pre.firstElementChild?.nodeName === 'CODE' ? pre.firstElementChild : null;
   const parent = pre.parentElement;
   const candidates = [code, pre, parent, parent?.parentElement].filter((el): el is Element => !!el);
@@ -62,14 +63,14 @@ function normaliseLanguage(value: string): string {
 }
 
 /** The code as the reader sees it: `<br>` and block children are line breaks, line-number gutters are skipped. */
-export function codeText(pre: Element): string {
+export function codeText(pre: PageElement): string {
   let out = '';
-  const walk = (node: Node): void => {
+  const walk = (node: PageNode): void => {
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3 || child.nodeType === 4) {
-        out += (child as Text).data;
+        out += (child as PageText).data;
       } else if (child.nodeType === 1) {
-        const element = child as Element;
+        const element = child as PageElement;
         if (element.nodeName === 'BR') {
           out += '\n';
           continue;
@@ -96,7 +97,7 @@ const LINE_NUMBER_CONTAINER = /(?:^|\s)(?:linenos|linenodiv|gutter|line-numbers-
  * A `<pre>` as a fenced code block with the language the page declares, or '' for a blank block
  * and for the gutter of a line-numbered listing (Pygments' "table" style puts it in a `<pre>` of its own).
  */
-export function codeBlock(pre: Element): string {
+export function codeBlock(pre: PageElement): string {
   if (ancestorWithClass(pre, LINE_NUMBER_CONTAINER)) return '';
   const code = codeText(pre);
   if (!code.trim()) return '';
@@ -115,7 +116,7 @@ export function codeRules(service: TurndownService): void {
   service.addRule('fencedCode', {
     filter: 'pre',
     replacement: (_content, node) => {
-      const block = codeBlock(node as Element);
+      const block = codeBlock(node as PageElement);
       return block ? `\n\n${block}\n\n` : '';
     },
   });

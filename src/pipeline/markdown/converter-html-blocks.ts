@@ -4,6 +4,7 @@ import { BLOCK_ELEMENTS, type ConverterHtmlWriter } from './converter-html.js';
 import { type SnippetReader, stripReserved } from './markdown-draft.js';
 import { escapeMarkdownText } from './escape.js';
 import { isLayoutTable, layoutCells, renderDataTable, tableParts } from './table-layout.js';
+import type { PageElement, PageNode, PageText } from '../page-node.js';
 
 /**
  * Lists, quotes, tables and definition lists for the native converter: their layout is written here
@@ -13,13 +14,13 @@ import { isLayoutTable, layoutCells, renderDataTable, tableParts } from './table
  */
 
 /** A list from its items' markdown (block-rules.ts `listItem`: markers, numbering, indentation, loose items). */
-export function writeList(writer: ConverterHtmlWriter, list: Element): void {
+export function writeList(writer: ConverterHtmlWriter, list: PageElement): void {
   // A simple list nested in an item this file lays out follows its item's text on the next line (below).
-  const nestedInLaidOut = (list.parentNode as Element | null)?.localName === 'li' && !writer.inNativeList;
+  const nestedInLaidOut = (list.parentNode as PageElement | null)?.localName === 'li' && !writer.inNativeList;
   if (!nestedInLaidOut && isSimpleList(list)) return writer.nativeList(list);
-  const parts: { item: Element | null; snippet: number }[] = [];
+  const parts: { item: PageElement | null; snippet: number }[] = [];
   // Content between items (invalid, but pages have it) is kept as paragraphs between them.
-  let stray: Node[] = [];
+  let stray: PageNode[] = [];
   const flushStray = (): void => {
     if (stray.some((node) => !isBlankText(node.textContent))) {
       const nodes = stray;
@@ -31,12 +32,12 @@ export function writeList(writer: ConverterHtmlWriter, list: Element): void {
     stray = [];
   };
   for (let child = list.firstChild; child; child = child.nextSibling) {
-    if ((child as Element).localName !== 'li') {
+    if ((child as PageElement).localName !== 'li') {
       stray.push(child);
       continue;
     }
     flushStray();
-    const item = child as Element;
+    const item = child as PageElement;
     parts.push({ item, snippet: writer.draft.snippet(writer.capture(() => writer.children(item))) });
   }
   flushStray();
@@ -49,7 +50,7 @@ export function writeList(writer: ConverterHtmlWriter, list: Element): void {
       .join('')
       .replace(/\n+$/, '');
   // After the text of a list item, a nested list starts on the next line (no blank line between).
-  if ((list.parentNode as Element | null)?.localName === 'li' && writer.followsInline(list))
+  if ((list.parentNode as PageElement | null)?.localName === 'li' && writer.followsInline(list))
     writer.inlineFragment((c) => `\n${render(c)}`);
   else writer.blockFragment(render);
 }
@@ -60,20 +61,20 @@ const LIST_NAMES = new Set(['ul', 'ol', 'menu', 'dir']);
  * A list the converter writes as block-rules.ts would: items of inline content and simple nested
  * lists, no task checkboxes, not right after a list of the same kind (which takes the other marker).
  */
-function isSimpleList(list: Element): boolean {
+function isSimpleList(list: PageElement): boolean {
   if (usesAlternateMarker(list)) return false;
   for (let item = list.firstChild; item; item = item.nextSibling) {
     if (item.nodeType === 3) {
-      if (!isBlankText((item as Text).data)) return false;
+      if (!isBlankText((item as PageText).data)) return false;
       continue;
     }
     if (item.nodeType !== 1) continue;
-    if ((item as Element).localName !== 'li' || !hasSimpleContent(item as Element)) return false;
+    if ((item as PageElement).localName !== 'li' || !hasSimpleContent(item as PageElement)) return false;
   }
   return true;
 }
 
-function hasSimpleContent(element: Element): boolean {
+function hasSimpleContent(element: PageElement): boolean {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
     const name = child.localName;
     if (LIST_NAMES.has(name)) {
@@ -84,7 +85,7 @@ function hasSimpleContent(element: Element): boolean {
 }
 
 /** `> ` before every line of the quote's markdown. */
-export function writeBlockquote(writer: ConverterHtmlWriter, quote: Element): void {
+export function writeBlockquote(writer: ConverterHtmlWriter, quote: PageElement): void {
   const snippet = writer.draft.snippet(writer.capture(() => writer.children(quote)));
   writer.blockFragment((converted) => {
     const content = converted.markdown(snippet).replace(/^\n+|\n+$/g, '');
@@ -96,7 +97,7 @@ export function writeBlockquote(writer: ConverterHtmlWriter, quote: Element): vo
  * A data table becomes a fragment rendered from its converted cells; a layout table (one that holds
  * a table, a presentation table, a single cell or row) is written as its cells' content, one block each.
  */
-export function writeTable(writer: ConverterHtmlWriter, table: Element): void {
+export function writeTable(writer: ConverterHtmlWriter, table: PageElement): void {
   const parts = tableParts(table);
   if (parts.rows.length === 0 || isLayoutTable(table, parts, hasDescendantNamed(table, 'table'))) {
     if (parts.caption) writer.blockOf(parts.caption);
@@ -104,8 +105,8 @@ export function writeTable(writer: ConverterHtmlWriter, table: Element): void {
     return;
   }
   // Cells of plain text (most cells) are escaped here; the others are converted as snippets.
-  const cells = new Map<Element, string | number>();
-  const add = (cell: Element): void => {
+  const cells = new Map<PageElement, string | number>();
+  const add = (cell: PageElement): void => {
     const text = plainText(cell);
     cells.set(cell, text ?? writer.draft.snippet(writer.capture(() => writer.children(cell))));
   };
@@ -121,11 +122,11 @@ export function writeTable(writer: ConverterHtmlWriter, table: Element): void {
 }
 
 /** The markdown of an element holding only text (escaped as the turndown converter escapes it); null otherwise. */
-function plainText(element: Element): string | null {
+function plainText(element: PageElement): string | null {
   let text = '';
   for (let child = element.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 1) return null;
-    if (child.nodeType === 3) text += (child as Text).data;
+    if (child.nodeType === 3) text += (child as PageText).data;
   }
   return escapeMarkdownText(
     stripReserved(text)
@@ -142,9 +143,9 @@ interface DefinitionPart {
 }
 
 /** `**Term**` lines, each definition as `: text` (continuation lines indented two spaces). */
-export function writeDefinitionList(writer: ConverterHtmlWriter, list: Element): void {
+export function writeDefinitionList(writer: ConverterHtmlWriter, list: PageElement): void {
   const parts: DefinitionPart[] = [];
-  const collect = (parent: Element): void => {
+  const collect = (parent: PageElement): void => {
     for (const child of Array.from(parent.children)) {
       const name = child.nodeName;
       if (name !== 'DT' && name !== 'DD') {

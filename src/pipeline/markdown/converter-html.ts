@@ -5,6 +5,7 @@ import { formatDestination } from './escape.js';
 import { embedMarkdown, imageMarkdown, isMath, mathTex, PERMALINK_TEXT } from './inline-rules.js';
 import { CHECKED, type Fragment, type MarkdownDraft, NO_SPACE, stripReserved, UNCHECKED } from './markdown-draft.js';
 import { writeBlockquote, writeDefinitionList, writeList, writeTable } from './converter-html-blocks.js';
+import type { PageDocument, PageElement, PageNode, PageText } from '../page-node.js';
 
 /**
  * The HTML a native converter is given: the content subtree rewritten in one walk so that the
@@ -32,7 +33,7 @@ const UNLINKABLE = new Set(['ul', 'ol', 'menu', 'dir', 'blockquote', 'pre', 'tab
 const INLINE_MARKUP: Record<string, string> = { em: 'em', i: 'em', strong: 'strong', b: 'strong' };
 const STRUCK = new Set(['del', 's', 'strike']);
 
-export function writeConverterHtml(root: Element | Document, baseUrl: URL, draft: MarkdownDraft): string {
+export function writeConverterHtml(root: PageElement | PageDocument, baseUrl: URL, draft: MarkdownDraft): string {
   const writer = new ConverterHtmlWriter(draft, baseUrl);
   writer.children(root);
   return writer.html;
@@ -47,9 +48,9 @@ export class ConverterHtmlWriter {
   /** Inside a list the converter lays out itself (`nativeList`). */
   inNativeList = 0;
   /** The node the pending block link goes on, its destination placeholder, and the node whose block opened it. */
-  private linkTarget: Node | null = null;
+  private linkTarget: PageNode | null = null;
   private linkDestination = '';
-  private linkOpenedBy: Node | null = null;
+  private linkOpenedBy: PageNode | null = null;
 
   constructor(
     readonly draft: MarkdownDraft,
@@ -61,13 +62,13 @@ export class ConverterHtmlWriter {
    * of their own. In a list item a nested list belongs to the run before it (one line break, as
    * the list item rule writes it).
    */
-  children(parent: Node, wrapRuns = true): void {
-    const inItem = (parent as Element).localName === 'li';
+  children(parent: PageNode, wrapRuns = true): void {
+    const inItem = (parent as PageElement).localName === 'li';
     const mixed = wrapRuns && this.flat === 0 && hasBlockChild(parent, inItem);
-    let run: Node | null = null;
+    let run: PageNode | null = null;
     for (let child = parent.firstChild; child; child = child.nextSibling) {
       if (mixed) {
-        const block = child.nodeType === 1 && isBlock(child as Element) && !(inItem && isList(child));
+        const block = child.nodeType === 1 && isBlock(child as PageElement) && !(inItem && isList(child));
         if (!block && !run && !isBlankNode(child)) {
           run = child;
           this.openBlock('div', run);
@@ -109,7 +110,7 @@ export class ConverterHtmlWriter {
   }
 
   /** Whether inline content comes right before `node` among its siblings (blank text aside). */
-  followsInline(node: Node): boolean {
+  followsInline(node: PageNode): boolean {
     for (let previous = node.previousSibling; previous; previous = previous.previousSibling) {
       if (isBlankNode(previous)) continue;
       return !isBlockNode(previous) || isList(previous);
@@ -118,7 +119,7 @@ export class ConverterHtmlWriter {
   }
 
   /** A list the converter lays out itself (items of inline content: converter-html-blocks.ts). */
-  nativeList(list: Element): void {
+  nativeList(list: PageElement): void {
     this.inNativeList++;
     const ordered = list.localName === 'ol';
     const start = ordered ? Number.parseInt(list.getAttribute('start') ?? '1', 10) : 1;
@@ -136,15 +137,15 @@ export class ConverterHtmlWriter {
   }
 
   /** Writes `element`'s content as a block (a layout table's cell). */
-  blockOf(element: Element): void {
+  blockOf(element: PageElement): void {
     this.openBlock('div', element);
     this.children(element);
     this.closeBlock('div', element);
   }
 
-  node(node: Node): void {
-    if (node.nodeType === 3 || node.nodeType === 4) this.text((node as Text).data);
-    else if (node.nodeType === 1) this.element(node as Element);
+  node(node: PageNode): void {
+    if (node.nodeType === 3 || node.nodeType === 4) this.text((node as PageText).data);
+    else if (node.nodeType === 1) this.element(node as PageElement);
   }
 
   private text(data: string): void {
@@ -161,7 +162,7 @@ export class ConverterHtmlWriter {
     this.afterText = !isSpace(data.charCodeAt(data.length - 1));
   }
 
-  private element(element: Element): void {
+  private element(element: PageElement): void {
     const name = element.localName;
     if (SKIPPED.has(name)) return;
     // Attribute lookups scan the element's attributes; most elements have none.
@@ -210,7 +211,7 @@ export class ConverterHtmlWriter {
     this.block(element, name);
   }
 
-  private block(element: Element, name: string): void {
+  private block(element: PageElement, name: string): void {
     if (HEADINGS.has(name)) {
       const tag = name;
       this.openBlock(tag, element);
@@ -251,14 +252,14 @@ export class ConverterHtmlWriter {
     this.children(element, false);
   }
 
-  private container(element: Element, tag: string): void {
+  private container(element: PageElement, tag: string): void {
     this.openBlock(tag, element);
     this.children(element);
     this.closeBlock(tag, element);
   }
 
   /** Opens a block (`first`: its element, or the first node of an inline run); a pending block link goes on it. */
-  private openBlock(tag: string, first: Node): void {
+  private openBlock(tag: string, first: PageNode): void {
     this.html += `<${tag}>`;
     this.afterText = false;
     if (first === this.linkTarget) {
@@ -269,7 +270,7 @@ export class ConverterHtmlWriter {
     }
   }
 
-  private closeBlock(tag: string, first: Node): void {
+  private closeBlock(tag: string, first: PageNode): void {
     if (first === this.linkOpenedBy) {
       this.html += '</a>';
       this.flat--;
@@ -279,13 +280,13 @@ export class ConverterHtmlWriter {
     this.afterText = false;
   }
 
-  private inline(element: Element, tag: string): void {
+  private inline(element: PageElement, tag: string): void {
     // Formatting around blocks (an unclosed <em>) cannot be written with delimiters: its content stays plain.
     if (hasBlockDescendant(element)) return this.children(element, false);
     this.wrapInline(element, tag);
   }
 
-  private wrapInline(element: Element, tag: string): void {
+  private wrapInline(element: PageElement, tag: string): void {
     const edges = edgeSpaces(element);
     if (!hasVisibleText(element) && !hasDescendantNamed(element, 'img')) {
       // Empty formatting is dropped; its space stays.
@@ -311,13 +312,13 @@ export class ConverterHtmlWriter {
     if (edges.trailing) this.text(' ');
   }
 
-  private codeSpan(code: Element): void {
+  private codeSpan(code: PageElement): void {
     const text = (code.textContent ?? '').replace(/\s+/g, ' ');
     const edges = { leading: text.startsWith(' '), trailing: text.endsWith(' ') };
     this.flanked(edges, () => this.inlineFragment(inlineCode(text.trim())));
   }
 
-  private link(anchor: Element): void {
+  private link(anchor: PageElement): void {
     const rawHref = anchor.getAttribute('href');
     if (rawHref?.trim().startsWith('#') && isPermalink(anchor)) return;
     const href = resolveUrl(rawHref, this.baseUrl);
@@ -347,7 +348,7 @@ export class ConverterHtmlWriter {
    * A link wrapping blocks (a card: heading and text) goes on its first block (`### [Title](url)`,
    * then the text); when that block is a list, quote, code or table, the link is the whole text on one line.
    */
-  private blockLink(anchor: Element, destination: string): void {
+  private blockLink(anchor: PageElement, destination: string): void {
     const target = firstLinkable(anchor);
     // An inline first node carries the link only when it starts a run of its own (beside blocks).
     const placeable = target && (isBlockNode(target) || (target.parentNode && hasBlockChild(target.parentNode, false)));
@@ -363,15 +364,15 @@ export class ConverterHtmlWriter {
     this.linkTarget = null;
   }
 
-  private checkbox(input: Element): void {
+  private checkbox(input: PageElement): void {
     if (input.getAttribute('type')?.toLowerCase() !== 'checkbox') return;
-    let item: Node | null = input.parentNode;
-    while (item && (item as Element).localName !== 'li') item = item.parentNode;
+    let item: PageNode | null = input.parentNode;
+    while (item && (item as PageElement).localName !== 'li') item = item.parentNode;
     if (!item) return;
     this.html += input.hasAttribute('checked') ? CHECKED : UNCHECKED;
   }
 
-  private math(element: Element): void {
+  private math(element: PageElement): void {
     const { tex, display } = mathTex(element);
     if (!tex) return;
     if (display) this.blockFragment(`$$\n${tex}\n$$`);
@@ -379,37 +380,37 @@ export class ConverterHtmlWriter {
   }
 }
 
-function isBlock(element: Element): boolean {
+function isBlock(element: PageElement): boolean {
   return BLOCK_ELEMENTS.has(element.localName);
 }
 
-function isBlockNode(node: Node): boolean {
-  return node.nodeType === 1 && isBlock(node as Element);
+function isBlockNode(node: PageNode): boolean {
+  return node.nodeType === 1 && isBlock(node as PageElement);
 }
 
-function isBlankNode(node: Node): boolean {
-  if (node.nodeType === 3 || node.nodeType === 4) return isBlankText((node as Text).data);
+function isBlankNode(node: PageNode): boolean {
+  if (node.nodeType === 3 || node.nodeType === 4) return isBlankText((node as PageText).data);
   return node.nodeType !== 1;
 }
 
 /** Whether `parent` has a block child (`listsInline`: not counting lists, as in a list item). */
-function hasBlockChild(parent: Node, listsInline: boolean): boolean {
+function hasBlockChild(parent: PageNode, listsInline: boolean): boolean {
   for (let child = parent.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 1 && isBlock(child as Element) && !(listsInline && isList(child))) return true;
+    if (child.nodeType === 1 && isBlock(child as PageElement) && !(listsInline && isList(child))) return true;
   }
   return false;
 }
 
 const LISTS = new Set(['ul', 'ol', 'menu', 'dir']);
 
-function isList(node: Node): boolean {
-  return LISTS.has((node as Element).localName);
+function isList(node: PageNode): boolean {
+  return LISTS.has((node as PageElement).localName);
 }
 
-function hasBlockDescendant(parent: Node): boolean {
+function hasBlockDescendant(parent: PageNode): boolean {
   for (let child = parent.firstChild; child; child = child.nextSibling) {
     if (child.nodeType !== 1) continue;
-    if (isBlock(child as Element) || hasBlockDescendant(child)) return true;
+    if (isBlock(child as PageElement) || hasBlockDescendant(child)) return true;
   }
   return false;
 }
@@ -419,11 +420,11 @@ function hasBlockDescendant(parent: Node): boolean {
  * blocks (a card's `<div>`). An inline first node stands for the run of inline content it starts.
  * Null when the first block cannot carry a link.
  */
-function firstLinkable(container: Element): Node | null {
+function firstLinkable(container: PageElement): PageNode | null {
   for (let child = container.firstChild; child; child = child.nextSibling) {
     if (isBlankNode(child)) continue;
     if (child.nodeType !== 1) return child;
-    const element = child as Element;
+    const element = child as PageElement;
     if (SKIPPED.has(element.localName)) continue;
     if (!isBlock(element) || HEADINGS.has(element.localName)) return element;
     if (UNLINKABLE.has(element.localName)) return null;
@@ -438,21 +439,21 @@ interface EdgeSpaces {
 }
 
 /** Whether the text of `element` (its `textContent`) starts and ends with whitespace, without building it. */
-function edgeSpaces(element: Element): EdgeSpaces {
+function edgeSpaces(element: PageElement): EdgeSpaces {
   const first = edgeText(element, true);
   const last = edgeText(element, false);
   return { leading: first !== null && /^\s/.test(first), trailing: last !== null && /\s$/.test(last) };
 }
 
 /** The first (or last) non-empty text under `node`, in document order. */
-function edgeText(node: Node, first: boolean): string | null {
+function edgeText(node: PageNode, first: boolean): string | null {
   for (
     let child = first ? node.firstChild : node.lastChild;
     child;
     child = first ? child.nextSibling : child.previousSibling
   ) {
     if (child.nodeType === 3 || child.nodeType === 4) {
-      if ((child as Text).data) return (child as Text).data;
+      if ((child as PageText).data) return (child as PageText).data;
     } else if (child.nodeType === 1) {
       const text = edgeText(child, first);
       if (text !== null) return text;
@@ -462,17 +463,17 @@ function edgeText(node: Node, first: boolean): string | null {
 }
 
 /** Whether some text under `node` is not blank (stops at the first). */
-function hasVisibleText(node: Node): boolean {
+function hasVisibleText(node: PageNode): boolean {
   for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3 || child.nodeType === 4) {
-      if (!isBlankText((child as Text).data)) return true;
+      if (!isBlankText((child as PageText).data)) return true;
     } else if (child.nodeType === 1 && hasVisibleText(child)) return true;
   }
   return false;
 }
 
 /** An in-page anchor that only decorates a heading ("¶", "#", an icon). */
-function isPermalink(anchor: Element): boolean {
+function isPermalink(anchor: PageElement): boolean {
   return PERMALINK_TEXT.test(anchor.textContent ?? '') && !hasDescendantNamed(anchor, 'img');
 }
 

@@ -1,6 +1,7 @@
 import type TurndownService from 'turndown';
 import { ancestorNamed, resolveUrl } from '../dom.js';
 import { formatAltText, formatDestination } from './escape.js';
+import type { PageElement, PageNode } from '../page-node.js';
 
 /** Per-conversion state the rules read (conversion is synchronous, so one object per converter). */
 export interface ConversionState {
@@ -18,20 +19,20 @@ export const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
 export function inlineRules(service: TurndownService, state: ConversionState): void {
   service.addRule('link', {
     filter: 'a',
-    replacement: (content, node) => link(content, node as Element, state),
+    replacement: (content, node) => link(content, node as PageElement, state),
   });
   service.addRule('image', {
     filter: 'img',
-    replacement: (_content, node) => imageMarkdown(node as Element, state.baseUrl),
+    replacement: (_content, node) => imageMarkdown(node as PageElement, state.baseUrl),
   });
   service.addRule('frame', {
     filter: (node) => node.nodeName === 'IFRAME' || node.nodeName === 'FRAME',
-    replacement: (_content, node) => embedMarkdown(node as Element, state.baseUrl),
+    replacement: (_content, node) => embedMarkdown(node as PageElement, state.baseUrl),
   });
   service.addRule('media', {
     filter: ['video', 'audio'],
     replacement: (_content, node) => {
-      const link = embedMarkdown(node as Element, state.baseUrl);
+      const link = embedMarkdown(node as PageElement, state.baseUrl);
       return link ? `\n\n${link}\n\n` : '';
     },
   });
@@ -59,7 +60,7 @@ export function inlineRules(service: TurndownService, state: ConversionState): v
   service.addRule('math', {
     filter: isMath,
     replacement: (_content, node) => {
-      const { tex, display } = mathTex(node as Element);
+      const { tex, display } = mathTex(node as PageElement);
       if (!tex) return '';
       return display ? `\n\n$$\n${tex}\n$$\n\n` : `$${tex}$`;
     },
@@ -71,7 +72,7 @@ export function inlineRules(service: TurndownService, state: ConversionState): v
   service.addRule('checkbox', {
     filter: (node) => node.nodeName === 'INPUT',
     replacement: (_content, node) => {
-      const input = node as Element;
+      const input = node as PageElement;
       if (input.getAttribute('type')?.toLowerCase() !== 'checkbox' || !ancestorNamed(input, 'LI')) return '';
       return input.hasAttribute('checked') ? '[x] ' : '[ ] ';
     },
@@ -84,7 +85,7 @@ function delimit(content: string, delimiter: string): string {
   return `${delimiter}${content}${delimiter}`;
 }
 
-function link(content: string, anchor: Element, state: ConversionState): string {
+function link(content: string, anchor: PageElement, state: ConversionState): string {
   const rawHref = anchor.getAttribute('href');
   let text = flattenBlocks(content);
   // The content is escaped markdown: a "#" permalink at the start of a line reads "\#".
@@ -132,7 +133,7 @@ function flattenBlocks(content: string): string {
 }
 
 /** An image as `![alt](absolute src)`; '' when it has no usable source (none, `data:`, `javascript:`). */
-export function imageMarkdown(img: Element, baseUrl: URL): string {
+export function imageMarkdown(img: PageElement, baseUrl: URL): string {
   const src = resolveUrl(imageSource(img), baseUrl);
   if (!src) return '';
   const alt = formatAltText(img.getAttribute('alt') ?? '');
@@ -140,7 +141,7 @@ export function imageMarkdown(img: Element, baseUrl: URL): string {
 }
 
 /** The real image of lazy-loaded markup (placeholder `src`, real URL in `data-src` or `srcset`). */
-function imageSource(img: Element): string | null {
+function imageSource(img: PageElement): string | null {
   const src = img.getAttribute('src')?.trim() ?? '';
   if (src && !src.startsWith('data:')) return src;
   const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original');
@@ -150,7 +151,7 @@ function imageSource(img: Element): string | null {
 }
 
 /** Frames and media become links: their title, else what they are and where they come from. */
-export function embedMarkdown(element: Element, baseUrl: URL): string {
+export function embedMarkdown(element: PageElement, baseUrl: URL): string {
   const source = element.getAttribute('src') ?? element.querySelector('source[src]')?.getAttribute('src');
   const src = resolveUrl(source, baseUrl);
   if (!src) return '';
@@ -167,12 +168,12 @@ export function embedMarkdown(element: Element, baseUrl: URL): string {
 }
 
 /** MathML, KaTeX and MathJax output: what the math rule converts. */
-export function isMath(node: Node): boolean {
+export function isMath(node: PageNode): boolean {
   return node.nodeName === 'MATH' || hasClass(node, 'katex') || node.nodeName === 'MJX-CONTAINER';
 }
 
 /** The TeX of a math element (annotation, else `alttext`, else its text) and whether it is displayed as a block. */
-export function mathTex(element: Element): { tex: string; display: boolean } {
+export function mathTex(element: PageElement): { tex: string; display: boolean } {
   const mathElement = element.nodeName === 'MATH' ? element : element.querySelector('math');
   const tex =
     mathElement?.querySelector('annotation[encoding="application/x-tex"]')?.textContent ??
@@ -189,8 +190,8 @@ export function mathTex(element: Element): { tex: string; display: boolean } {
   return { tex: body, display };
 }
 
-function hasClass(node: Node | null, name: string): boolean {
+function hasClass(node: PageNode | null, name: string): boolean {
   if (!node || node.nodeType !== 1) return false;
-  const className = (node as Element).getAttribute('class');
+  const className = (node as PageElement).getAttribute('class');
   return !!className && ` ${className} `.includes(` ${name} `);
 }

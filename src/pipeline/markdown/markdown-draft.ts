@@ -87,18 +87,27 @@ export class MarkdownDraft {
   private substitute(text: string, reader: SnippetReader): string {
     let open = text.indexOf(OPEN);
     if (open < 0) return text;
-    let out = '';
+    const out: string[] = [];
+    // The output's last line so far: searching the joined output for it would copy the whole
+    // output for every multi-line fragment (a page's code blocks and tables).
+    let line = '';
+    const push = (part: string): void => {
+      out.push(part);
+      const newline = part.lastIndexOf('\n');
+      line = newline < 0 ? line + part : part.slice(newline + 1);
+    };
     let done = 0;
     while (open >= 0) {
       const close = text.indexOf(CLOSE, open);
       if (close < 0) break;
-      out += text.slice(done, open);
+      push(text.slice(done, open));
       const markdown = this.fragment(Number.parseInt(text.slice(open + 1, close), 36), reader);
-      out += markdown.includes('\n') ? indentFollowingLines(markdown, out.slice(out.lastIndexOf('\n') + 1)) : markdown;
+      push(markdown.includes('\n') ? indentFollowingLines(markdown, line) : markdown);
       done = close + 1;
       open = text.indexOf(OPEN, done);
     }
-    return out + text.slice(done);
+    out.push(text.slice(done));
+    return out.join('');
   }
 }
 

@@ -1,4 +1,5 @@
 import { escapeTableCell } from './escape.js';
+import type { PageElement } from '../page-node.js';
 
 /**
  * GFM tables from a `<table>` and the markdown of its cells, shared by the converters (the turndown
@@ -16,17 +17,17 @@ import { escapeTableCell } from './escape.js';
 
 /** The parts of a table the layout reads, found once. */
 export interface TableParts {
-  caption: Element | null;
+  caption: PageElement | null;
   /** How many of `rows` are header rows (`<thead>`'s); 0: the first row is the header. */
   headRows: number;
   /** The cells of every row in reading order, the notes excepted. */
-  rows: Element[][];
+  rows: PageElement[][];
   /** The cell of each `<tfoot>` row that is one cell spanning the table: a note about it, not data. */
-  notes: Element[];
+  notes: PageElement[];
 }
 
 /** Markdown of a cell or caption element (trimmed by the layout). */
-export type CellMarkdown = (element: Element) => string;
+export type CellMarkdown = (element: PageElement) => string;
 
 interface Cell {
   text: string;
@@ -34,11 +35,11 @@ interface Cell {
   align: string;
 }
 
-export function tableParts(table: Element): TableParts {
-  const head: Element[][] = [];
-  const body: Element[][] = [];
-  const notes: Element[] = [];
-  let caption: Element | null = null;
+export function tableParts(table: PageElement): TableParts {
+  const head: PageElement[][] = [];
+  const body: PageElement[][] = [];
+  const notes: PageElement[] = [];
+  let caption: PageElement | null = null;
   for (let child = table.firstElementChild; child; child = child.nextElementSibling) {
     const name = child.nodeName;
     if (name === 'TR') body.push(cellsOf(child));
@@ -47,7 +48,7 @@ export function tableParts(table: Element): TableParts {
     else if (name === 'CAPTION') caption ??= child;
     else if (name === 'TFOOT') {
       for (const cells of rowsOf(child)) {
-        if (cells.length === 1 && span(cells[0] as Element, 'colspan') > 1) notes.push(cells[0] as Element);
+        if (cells.length === 1 && span(cells[0] as PageElement, 'colspan') > 1) notes.push(cells[0] as PageElement);
         else body.push(cells);
       }
     }
@@ -55,8 +56,8 @@ export function tableParts(table: Element): TableParts {
   return { caption, headRows: head.length, rows: [...head, ...body], notes };
 }
 
-function cellsOf(row: Element): Element[] {
-  const cells: Element[] = [];
+function cellsOf(row: PageElement): PageElement[] {
+  const cells: PageElement[] = [];
   for (let child = row.firstElementChild; child; child = child.nextElementSibling) {
     if (child.nodeName === 'TD' || child.nodeName === 'TH') cells.push(child);
   }
@@ -64,17 +65,17 @@ function cellsOf(row: Element): Element[] {
 }
 
 /** A table that lays out a page rather than holding data; `nested`: it holds a table. */
-export function isLayoutTable(table: Element, parts: TableParts, nested: boolean): boolean {
+export function isLayoutTable(table: PageElement, parts: TableParts, nested: boolean): boolean {
   if (nested) return true;
   const role = table.getAttribute('role');
   if (role === 'presentation' || role === 'none') return true;
   const cellCount = parts.rows.reduce((n, row) => n + row.length, 0);
   if (cellCount <= 1) return true;
-  return parts.rows.length === 1 && !(parts.rows[0] as Element[]).some((cell) => cell.nodeName === 'TH');
+  return parts.rows.length === 1 && !(parts.rows[0] as PageElement[]).some((cell) => cell.nodeName === 'TH');
 }
 
 /** The cells of a layout table in reading order (the notes of a layout table are dropped). */
-export function layoutCells(parts: TableParts): Element[] {
+export function layoutCells(parts: TableParts): PageElement[] {
   return parts.rows.flat();
 }
 
@@ -89,21 +90,21 @@ export function renderDataTable(parts: TableParts, markdown: CellMarkdown): stri
 
 const MAX_SPAN = 100;
 
-function rowsOf(section: Element): Element[][] {
-  const rows: Element[][] = [];
+function rowsOf(section: PageElement): PageElement[][] {
+  const rows: PageElement[][] = [];
   for (let child = section.firstElementChild; child; child = child.nextElementSibling) {
     if (child.nodeName === 'TR') rows.push(cellsOf(child));
   }
   return rows;
 }
 
-function span(cell: Element, name: string): number {
+function span(cell: PageElement, name: string): number {
   const value = Number.parseInt(cell.getAttribute(name) ?? '1', 10);
   return Number.isFinite(value) && value > 1 ? Math.min(value, MAX_SPAN) : 1;
 }
 
 /** Places cells on a grid honouring colspan/rowspan; header rows repeat spanned content for merging. */
-function layoutGrid(rows: Element[][], markdown: CellMarkdown, headerCount: number): Cell[][] {
+function layoutGrid(rows: PageElement[][], markdown: CellMarkdown, headerCount: number): Cell[][] {
   const grid: Cell[][] = rows.map(() => []);
   rows.forEach((row, r) => {
     const line = grid[r] as Cell[];
@@ -158,7 +159,7 @@ function mergeHeader(labels: string[]): string {
 }
 
 /** A cell's alignment marker; '' when it declares none (the column takes the first cell that does). */
-function alignmentOf(cell: Element): string {
+function alignmentOf(cell: PageElement): string {
   const style = cell.getAttribute('style');
   const value = (
     cell.getAttribute('align') ??

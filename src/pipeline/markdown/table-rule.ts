@@ -1,5 +1,6 @@
 import type TurndownService from 'turndown';
 import { ancestorNamed } from '../dom.js';
+import type { PageElement } from '../page-node.js';
 import { isLayoutTable, layoutCells, renderDataTable, tableParts } from './table-layout.js';
 
 /**
@@ -14,7 +15,7 @@ type Rule = TurndownService.Rule;
 
 export function tableRules(service: TurndownService): void {
   // Cells and captions are converted by turndown before their table; the table rule collects them.
-  const converted = new WeakMap<Element, string>();
+  const converted = new WeakMap<PageElement, string>();
   const keep: Rule = {
     filter: ['th', 'td', 'caption'],
     replacement: (content, node) => {
@@ -42,9 +43,9 @@ export function tableRules(service: TurndownService): void {
   service.addRule('table', table);
 }
 
-function renderTable(table: Element, converted: WeakMap<Element, string>, nested: boolean): string {
+function renderTable(table: Element, converted: WeakMap<PageElement, string>, nested: boolean): string {
   const parts = tableParts(table);
-  const markdown = (element: Element): string => converted.get(element) ?? '';
+  const markdown = (element: PageElement): string => converted.get(element) ?? '';
   const captionText = parts.caption ? markdown(parts.caption).trim() : '';
   if (parts.rows.length === 0) return captionText ? `\n\n${captionText}\n\n` : '';
   if (isLayoutTable(table, parts, nested)) {
