@@ -39,6 +39,7 @@ export const schedulesModule = defineModule({
       /** Built on first use: only job threads fire (the guarded agents are theirs). */
       scheduleFiring: () =>
         (firing ??= new ScheduleFiring({
+          queue: ctx.queue,
           endpoints,
           caller: new ScheduleCaller(createGuardedAgents(ctx.guard), ctx.guard, ctx.settings.urlTimeoutMs),
           pubsub: ctx.pubsub,
