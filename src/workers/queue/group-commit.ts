@@ -20,7 +20,8 @@ interface Pending<I, O> {
  * Group commit: items submitted one by one (by concurrent jobs) run as groups, one call of
  * `run` — one transaction — per group, and each submitter gets its own item's result. While
  * `maxInFlight` groups run, new items collect, so groups grow with the load and shrink to one
- * item on a quiet queue. If `run` throws, every item of that group is rejected with the error.
+ * item on a quiet queue. A group whose `run` throws (it rolled back) runs again item by item, so
+ * one bad item (or a deadlock) fails only its own submitter, with its own error.
  *
  * @example
  * const finishes = new GroupCommit<Outcome, boolean>(
@@ -58,16 +59,22 @@ export class GroupCommit<I, O> {
   private async runGroup(group: Pending<I, O>[]): Promise<void> {
     this.inFlight++;
     try {
-      const results = await this.run(group.map((p) => p.item));
-      if (results.length !== group.length) throw new Error(`a group of ${group.length} got ${results.length} results`);
+      const results = await this.runChecked(group.map((p) => p.item));
       group.forEach((p, i) => p.resolve(results[i]!));
     } catch (err) {
-      for (const p of group) p.reject(err);
+      if (group.length === 1) group[0]!.reject(err);
+      else await Promise.all(group.map((p) => this.runChecked([p.item]).then(([r]) => p.resolve(r!), p.reject)));
     } finally {
       this.inFlight--;
       // Items that arrived while this group ran have waited long enough.
       if (this.pending.length > 0) this.flush();
     }
+  }
+
+  private async runChecked(items: I[]): Promise<O[]> {
+    const results = await this.run(items);
+    if (results.length !== items.length) throw new Error(`a group of ${items.length} got ${results.length} results`);
+    return results;
   }
 
   private schedule(): () => void {

@@ -55,13 +55,13 @@ describe('GroupCommit', () => {
     expect(await Promise.all([first, second])).toEqual(['done 1', 'done 2']);
   });
 
-  it('rejects every item of a group whose run throws, and runs the next group', async () => {
-    const { commit, openAll } = recording({ windowMs: 0, maxSize: 2, maxInFlight: 1 });
+  it('runs a group whose run throws again item by item: only the bad item fails', async () => {
+    const { commit, groups, openAll } = recording({ windowMs: 0, maxSize: 2, maxInFlight: 1 });
     const outcome = (n: number) => commit.submit(n).catch((err: Error) => err.message);
     const results = [outcome(1), outcome(-1), outcome(3)];
     await tick();
-    await openAll();
-    await openAll();
-    expect(await Promise.all(results)).toEqual(['group failed', 'group failed', 'done 3']);
+    for (let i = 0; i < 3; i++) await openAll();
+    expect(await Promise.all(results)).toEqual(['done 1', 'group failed', 'done 3']);
+    expect(groups).toEqual([[1, -1], [1], [-1], [3]]);
   });
 });
