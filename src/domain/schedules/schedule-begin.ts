@@ -73,8 +73,11 @@ async function decide(
      from jsonb_to_recordset(?::jsonb) as f(fire_job_id text, schedule_id text, due timestamptz)
      join schedules s on s.id = f.schedule_id
      left join schedule_runs r on r.schedule_id = s.id and r.scheduled_for = f.due
-     order by s.id for update of s`,
-    [JSON.stringify(jobs.map((j) => ({ fire_job_id: j.id, schedule_id: j.payload.scheduleId, due: j.payload.due })))],
+     where s.id in (?) order by s.id for update of s`,
+    [
+      JSON.stringify(jobs.map((j) => ({ fire_job_id: j.id, schedule_id: j.payload.scheduleId, due: j.payload.due }))),
+      jobs.map((j) => j.payload.scheduleId),
+    ],
   );
   const byId = new Map(jobs.map((job) => [job.id, job]));
   for (const row of rows) {
@@ -146,8 +149,8 @@ async function takeOver(
   const updated = await exec(
     em,
     `update schedule_runs r set attempts = t.attempts, started_at = clock_timestamp()
-     from jsonb_to_recordset(?::jsonb) as t(id text, attempts int) where r.id = t.id returning r.*`,
-    [JSON.stringify(rows)],
+     from jsonb_to_recordset(?::jsonb) as t(id text, attempts int) where r.id = t.id and r.id in (?) returning r.*`,
+    [JSON.stringify(rows), rows.map((r) => r.id)],
   );
   return new Map(updated.map((r) => [runJob.get(r.id as string)!, scheduleRunOf(r)]));
 }
@@ -158,7 +161,8 @@ async function moveOn(em: EntityManager, queue: JobQueue, fired: readonly Begun[
   await exec(
     em,
     `update schedules s set next_run_at = u.next_run_at, last_run_id = u.run_id, runs_count = s.runs_count + 1
-     from jsonb_to_recordset(?::jsonb) as u(id text, next_run_at timestamptz, run_id text) where s.id = u.id`,
+     from jsonb_to_recordset(?::jsonb) as u(id text, next_run_at timestamptz, run_id text)
+     where s.id = u.id and s.id in (?)`,
     [
       JSON.stringify(
         fired.map((b) => ({
@@ -167,6 +171,7 @@ async function moveOn(em: EntityManager, queue: JobQueue, fired: readonly Begun[
           run_id: b.run.id,
         })),
       ),
+      fired.map((b) => b.schedule.id),
     ],
   );
   const next: NewJob[] = fired.flatMap(({ schedule }) =>

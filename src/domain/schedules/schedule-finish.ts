@@ -60,7 +60,7 @@ export async function finishFirings(
        error = f.error, resource_id = f.resource_id, response_excerpt = f.excerpt
      from jsonb_to_recordset(?::jsonb)
        as f(id text, status text, http_status int, error text, resource_id text, excerpt text)
-     where r.id = f.id returning r.*`,
+     where r.id = f.id and r.id in (?) returning r.*`,
     [
       JSON.stringify(
         mine.map(({ runId, outcome }) => ({
@@ -72,6 +72,7 @@ export async function finishFirings(
           excerpt: storable(outcome.excerpt),
         })),
       ),
+      mine.map((c) => c.runId),
     ],
   );
   const schedules = await exec(em, `${END_IF_DONE} where id in (?) returning *`, [scheduleIds]);

@@ -184,8 +184,8 @@ export class JobQueue {
       em,
       `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
          on j.id = h.id and j.lease_owner = h.owner
-       where j.status = 'running' and j.lease_expires_at > now() order by j.id for update of j`,
-      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner })))],
+       where j.id in (?) and j.status = 'running' and j.lease_expires_at > now() order by j.id for update of j`,
+      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -198,11 +198,11 @@ export class JobQueue {
       `with held as (
          select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
            on j.id = h.id and j.lease_owner = h.owner
-         where j.status = 'running' order by j.id for update of j)
+         where j.id in (?) and j.status = 'running' order by j.id for update of j)
        update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
          lease_expires_at = null, error_code = null, error_message = null
        from held where j.id = held.id returning j.id`,
-      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner })))],
+      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
     );
     return new Set(rows.map((r) => r.id));
   }
