@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { exec } from '../../db/sql.js';
 import type { Logger } from '../../logger.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
-import { GroupCommit } from '../../workers/queue/group-commit.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import type { ClaimedJob, FailedJob, JobError, JobKindSpec } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { JobHandler } from '../../workers/queue/job-worker.js';
@@ -86,13 +86,13 @@ export class ScheduleFiring {
       const begun = await this.begins.submit(job);
       if (!begun) return;
       const { schedule, run } = begun;
-      // The call does not wait for the event; the finish event waits for this one (in order).
+      // The call does not wait for the event.
       const started = this.publish(schedule, run);
       const outcome = await this.call(schedule, run, signal);
       if (signal.aborted) return; // the lease is gone: the next attempt takes the run over
       const finished = await this.finishes.submit({ job, scheduleId: schedule.id, runId: run.id, outcome });
-      await started;
-      if (finished) await this.publish(finished.schedule, finished.run);
+      // The job is done: its slot does not wait for the event (sent after the start event).
+      if (finished) void started.then(() => this.publish(finished.schedule, finished.run));
     };
   }
 

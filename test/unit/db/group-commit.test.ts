@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../../src/workers/queue/group-commit.js';
+import { GroupCommit } from '../../../src/db/group-commit.js';
 
 /** A GroupCommit over a `run` that records its groups and waits until told to finish each. */
 function recording(options: { windowMs: number; maxSize: number; maxInFlight: number }) {
