@@ -12,7 +12,8 @@
  * default 150: creating the schedules and booting the workers must fit) --create-concurrency N
  * (default 32) --admin-database-url postgres://postgres@127.0.0.1:5432/postgres (a fresh
  * database is created there and dropped after) --set NAME=VALUE (worker settings, repeatable)
- * --out NAME. Writes bench/results/NAME.json (git-ignored) and NAME.md. See docs/benchmarks.md,
+ * --cpu-prof DIR (the worker processes write V8 CPU profiles there as they stop; summarise them
+ * with bench/profile-summary.ts) --out NAME. Writes bench/results/NAME.json (git-ignored) and NAME.md. See docs/benchmarks.md,
  * "Schedules".
  */
 import fs from 'node:fs/promises';
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     'create-concurrency': { type: 'string', default: '32' },
     'admin-database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     set: { type: 'string', multiple: true, default: [] },
+    'cpu-prof': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -110,6 +112,7 @@ try {
         dataDir,
         databaseUrl,
         env: { OUTBOUND_ALLOW_ADDRESSES: `127.0.0.1:${targetPort}`, LOG_LEVEL: 'info', ...env },
+        ...(values['cpu-prof'] ? { cpuProfileDir: path.resolve(values['cpu-prof']) } : {}),
       }),
     );
   }

@@ -20,6 +20,8 @@ export interface ModuleJob {
   lane: string;
   /** Jobs of this kind one thread of the lane runs at once (0: this process runs none). */
   concurrency: number;
+  /** See `WorkerKind.gatherMs`: claims of this kind wait this long for more slots to free. */
+  gatherMs?: number;
   /** Builds the handler; called only in the lane's threads. */
   handler(): JobHandler<never>;
 }

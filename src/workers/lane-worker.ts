@@ -5,6 +5,11 @@ import { JobWorker } from './queue/job-worker.js';
 export function createLaneWorker(container: Container, lane: string): JobWorker {
   const kinds = container.jobs
     .filter((job) => job.lane === lane)
-    .map((job) => ({ spec: job.spec, handler: job.handler(), concurrency: job.concurrency }));
+    .map((job) => ({
+      spec: job.spec,
+      handler: job.handler(),
+      concurrency: job.concurrency,
+      ...(job.gatherMs ? { gatherMs: job.gatherMs } : {}),
+    }));
   return new JobWorker(container.queue, kinds, container.logger);
 }

@@ -17,12 +17,20 @@ let actor: Actor;
 let workers: SpawnedService[] = [];
 const hits = new Map<string, number>();
 const slowFirst: { held: ServerResponse[]; arrived: number } = { held: [], arrived: 0 };
+/** `/held/<n>`: every path's first call hangs until released; later calls answer at once. */
+const heldFirst = { held: [] as ServerResponse[], calls: new Map<string, number>() };
 
 beforeAll(async () => {
   site = await startFixtureServer({
     '/tick/*': (req: IncomingMessage, res) => {
       hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
       res.end('ok');
+    },
+    '/held/*': (req: IncomingMessage, res) => {
+      const n = (heldFirst.calls.get(req.url!) ?? 0) + 1;
+      heldFirst.calls.set(req.url!, n);
+      if (n === 1) heldFirst.held.push(res);
+      else res.end('again');
     },
     // The first call hangs (its worker is killed meanwhile); later ones answer at once.
     '/slow': (_req, res) => {
@@ -45,7 +53,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const res of slowFirst.held) res.destroy();
+  for (const res of [...slowFirst.held, ...heldFirst.held]) res.destroy();
   await api?.close();
   await site?.close();
   await db?.drop();
@@ -154,4 +162,59 @@ describe('schedules on several worker processes', () => {
     });
     expect((await api.services.schedules.get(actor, s.id)).state).toBe('DELETED');
   });
+
+  it(
+    'a worker killed with a group of calls under way loses none: each is taken over once',
+    { timeout: 240_000 },
+    async () => {
+      workers = await startWorkers(2, 3000);
+      const n = 24; // both workers begin a group (16 firings each at most by default)
+      const due = new Date(Date.now() + 6000).toISOString();
+      const ids = await Promise.all(
+        Array.from({ length: n }, async (_, i) => {
+          const s = await api.services.schedules.create(actor, {
+            method: 'GET',
+            endpoint: site.url(`/held/${i}`),
+            execute_at: due,
+          });
+          return s.id;
+        }),
+      );
+      await waitUntil('every first call arrives', () => heldFirst.held.length === n, 60_000);
+      const running = await query<{ sid: string; lease_owner: string }>(
+        `select payload->>'scheduleId' as sid, lease_owner from jobs where kind = 'schedule.fire' and status = 'running'`,
+      );
+      expect(running).toHaveLength(n);
+      const pidOf = (owner: string) => Number(owner.split(':')[1]);
+      const counts = new Map<number, number>();
+      for (const r of running) counts.set(pidOf(r.lease_owner), (counts.get(pidOf(r.lease_owner)) ?? 0) + 1);
+      expect(counts.size, 'both workers hold a group').toBe(2);
+      const victimPid = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+      const lost = new Set(running.filter((r) => pidOf(r.lease_owner) === victimPid).map((r) => r.sid));
+      await workers.find((w) => w.child.pid === victimPid)!.stop('SIGKILL');
+      for (const res of heldFirst.held) if (!res.destroyed) res.end('ok');
+      await waitUntil(
+        'every run is recorded',
+        async () => {
+          const [row] = await query<{ n: number }>(
+            `select count(*)::int as n from schedule_runs where status <> 'running' and schedule_id in (?)`,
+            [ids],
+          );
+          return row!.n === n;
+        },
+        90_000,
+      );
+      const runs = await query<{ schedule_id: string; status: string; attempts: number }>(
+        `select schedule_id, status, attempts from schedule_runs where schedule_id in (?)`,
+        [ids],
+      );
+      expect(runs).toHaveLength(n);
+      for (const [i, id] of ids.entries()) {
+        const run = runs.find((r) => r.schedule_id === id)!;
+        const again = lost.has(id);
+        expect(run, id).toMatchObject({ status: 'succeeded', attempts: again ? 2 : 1 });
+        expect(heldFirst.calls.get(`/held/${i}`), `/held/${i}`).toBe(again ? 2 : 1);
+      }
+    },
+  );
 });

@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exec, type Row } from '../../db/sql.js';
+import { exec } from '../../db/sql.js';
 import type { Logger } from '../../logger.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import type { ClaimedJob, FailedJob, JobError, JobKindSpec } from '../../workers/queue/job-kind.js';
+import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { JobHandler } from '../../workers/queue/job-worker.js';
-import { dueTimesAfter } from './schedule-due.js';
+import { beginFirings, type Begun } from './schedule-begin.js';
 import type { CallOutcome, ScheduleCaller } from './schedule-caller.js';
 import type { ScheduleEndpoints } from './schedule-endpoint.js';
-import { FIRE_KIND, fireJobId, scheduleOf, scheduleRunOf, type FirePayload } from './schedule-rows.js';
+import { END_IF_DONE, finishFirings, type Called, type Finished } from './schedule-finish.js';
+import { FIRE_KIND, type FirePayload } from './schedule-rows.js';
 import type { Schedule, ScheduleRun } from './schedule.entity.js';
-import { newRunId } from './schedule.service.js';
 import { scheduleRunView, type ScheduleRunView } from './schedule.view.js';
 
 /** The `schedule.run` event: a run started or finished (GraphQL `scheduleRuns`). */
@@ -40,6 +42,7 @@ export function scheduleFireKind(leaseMs: number, firing: () => ScheduleFiring):
 }
 
 export interface ScheduleFiringDeps {
+  queue: JobQueue;
   endpoints: ScheduleEndpoints;
   caller: ScheduleCaller;
   pubsub: PubSub;
@@ -47,101 +50,50 @@ export interface ScheduleFiringDeps {
   now?: () => Date;
 }
 
+/** Firings begun per transaction at most (a claim brings at most the kind's concurrency at once). */
+const MAX_GROUP = 500;
+/** How long a finished call waits for others to be recorded with it. */
+const FINISH_WINDOW_MS = 5;
+
 /**
- * Fires schedules: in one transaction (holding the job's lease and the schedule's row lock) it
- * records the run, counts due times missed while no worker ran, and queues the next due time;
- * then it makes the call; then, in a second transaction that completes the job, it records the
- * outcome. Deleting a schedule takes the same row lock, so a run either started before the
- * delete or never starts.
+ * Fires schedules. The firings a claim brings begin together: in one transaction (holding the
+ * jobs' leases and the schedules' row locks) their runs are recorded, due times missed while no
+ * worker ran counted, and the next due times queued; then each makes its call at once; then
+ * finished calls are recorded a few milliseconds' worth at a time, in a transaction that
+ * completes their jobs (group commit, `GroupCommit`). Deleting a schedule takes the same row
+ * lock, so a run either started before the delete or never starts. A group's statements are
+ * set-based (beginFirings, finishFirings): a group of 200 costs about what one firing did.
  */
 export class ScheduleFiring {
-  constructor(private readonly deps: ScheduleFiringDeps) {}
+  private readonly begins: GroupCommit<ClaimedJob<FirePayload>, Begun | null>;
+  private readonly finishes: GroupCommit<Called, Finished | null>;
 
-  handler(): JobHandler<FirePayload> {
-    return async (job, { queue, signal }) => {
-      const begun = await queue.transaction((em) => this.begin(em, job, queue));
-      if (!begun) return;
-      const { schedule, run } = begun;
-      await this.publish(schedule, run);
-      const outcome = await this.call(schedule, run, signal);
-      if (signal.aborted) return; // the lease is gone: the next attempt takes the run over
-      const finished = await queue.transaction(async (em) => {
-        if (!(await queue.complete(em, job))) return null;
-        return this.finish(em, schedule.id, run.id, outcome);
-      });
-      if (finished) await this.publish(finished.schedule, finished.run);
-    };
+  constructor(private readonly deps: ScheduleFiringDeps) {
+    const { queue } = deps;
+    this.begins = new GroupCommit(
+      (jobs) => queue.transaction((em) => beginFirings(em, queue, jobs, this.deps.now?.() ?? new Date())),
+      { windowMs: 0, maxSize: MAX_GROUP, maxInFlight: 2 },
+    );
+    this.finishes = new GroupCommit((calls) => queue.transaction((em) => finishFirings(em, queue, calls)), {
+      windowMs: FINISH_WINDOW_MS,
+      maxSize: MAX_GROUP,
+      maxInFlight: 2,
+    });
   }
 
-  private async begin(
-    em: EntityManager,
-    job: ClaimedJob<FirePayload>,
-    queue: Parameters<JobHandler>[1]['queue'],
-  ): Promise<{ schedule: Schedule; run: ScheduleRun } | null> {
-    if (!(await queue.holds(em, job.id, job.owner))) return null;
-    const due = new Date(job.payload.due);
-    // The schedule (locked: a delete waits for this run to be recorded) and this due time's run, if any.
-    const [row] = await exec(
-      em,
-      `select s.*, to_jsonb(r.*) as due_run from schedules s
-       left join schedule_runs r on r.schedule_id = s.id and r.scheduled_for = ?
-       where s.id = ? for update of s`,
-      [due, job.payload.scheduleId],
-    );
-    if (!row) {
-      await queue.complete(em, job);
-      return null;
-    }
-    const schedule = scheduleOf(row);
-    const existing = row.due_run as Row | null;
-    if (existing) {
-      const run = scheduleRunOf(existing);
-      if (run.status !== 'running') {
-        await queue.complete(em, job);
-        return null;
-      }
-      // A worker died during this run's call: this attempt makes it again.
-      const [again] = await exec(
-        em,
-        'update schedule_runs set attempts = ?, started_at = clock_timestamp() where id = ? returning *',
-        [job.attempts, run.id],
-      );
-      return { schedule, run: scheduleRunOf(again!) };
-    }
-    // Deleted, or a due time the schedule no longer has: nothing to fire.
-    if (schedule.state !== 'ENABLED' || schedule.nextRunAt?.getTime() !== due.getTime()) {
-      await queue.complete(em, job);
-      return null;
-    }
-    const now = this.deps.now?.() ?? new Date();
-    const { missed, next } = dueTimesAfter(schedule, due, now);
-    const [inserted] = await exec(
-      em,
-      `insert into schedule_runs (id, schedule_id, team_id, scheduled_for, started_at, status, attempts, missed_runs)
-       values (?, ?, ?, ?, clock_timestamp(), 'running', ?, ?) returning *`,
-      [newRunId(), schedule.id, schedule.teamId, due, job.attempts, missed],
-    );
-    const run = scheduleRunOf(inserted!);
-    await exec(em, 'update schedules set next_run_at = ?, last_run_id = ?, runs_count = runs_count + 1 where id = ?', [
-      next,
-      run.id,
-      schedule.id,
-    ]);
-    if (next) {
-      await queue.enqueue(
-        [
-          {
-            id: fireJobId(schedule.id, next),
-            kind: FIRE_KIND,
-            teamId: schedule.teamId,
-            payload: { scheduleId: schedule.id, due: next.toISOString() },
-            runAt: next,
-          },
-        ],
-        em,
-      );
-    }
-    return { schedule: { ...schedule, nextRunAt: next, lastRunId: run.id }, run };
+  handler(): JobHandler<FirePayload> {
+    return async (job, { signal }) => {
+      const begun = await this.begins.submit(job);
+      if (!begun) return;
+      const { schedule, run } = begun;
+      // The call does not wait for the event.
+      const started = this.publish(schedule, run);
+      const outcome = await this.call(schedule, run, signal);
+      if (signal.aborted) return; // the lease is gone: the next attempt takes the run over
+      const finished = await this.finishes.submit({ job, scheduleId: schedule.id, runId: run.id, outcome });
+      // The job is done: its slot does not wait for the event (sent after the start event).
+      if (finished) void started.then(() => this.publish(finished.schedule, finished.run));
+    };
   }
 
   private async call(schedule: Schedule, run: ScheduleRun, signal: AbortSignal): Promise<CallOutcome> {
@@ -165,33 +117,6 @@ export class ScheduleFiring {
       this.deps.logger.warn({ err, scheduleId: schedule.id }, 'schedule call failed before it was made');
       return { ok: false, httpStatus: null, error: detail, resourceId: null, excerpt: null };
     }
-  }
-
-  /** Records the outcome; a schedule with no run left ends DELETED. */
-  private async finish(
-    em: EntityManager,
-    scheduleId: string,
-    runId: string,
-    outcome: CallOutcome,
-  ): Promise<{ schedule: Schedule; run: ScheduleRun }> {
-    const [row] = await exec(
-      em,
-      `with run as (
-         update schedule_runs set status = ?, finished_at = clock_timestamp(), http_status = ?, error = ?,
-           resource_id = ?, response_excerpt = ? where id = ? returning *
-       ), schedule as (${END_IF_DONE} where id = ? returning *)
-       select (select to_jsonb(run.*) from run) as run, (select to_jsonb(schedule.*) from schedule) as schedule`,
-      [
-        outcome.ok ? 'succeeded' : 'failed',
-        outcome.httpStatus,
-        outcome.error?.slice(0, 2000) ?? null,
-        outcome.resourceId,
-        outcome.excerpt,
-        runId,
-        scheduleId,
-      ],
-    );
-    return { schedule: scheduleOf(row!.schedule as Row), run: scheduleRunOf(row!.run as Row) };
   }
 
   /** The job's last attempt was lost with its worker: the run is recorded failed, in the transaction that fails the job. */
@@ -220,8 +145,3 @@ export class ScheduleFiring {
     });
   }
 }
-
-/** A schedule with no due time left (and no run under way) ends DELETED. */
-const END_IF_DONE = `update schedules set
-   state = case when next_run_at is null then 'DELETED' else state end,
-   deleted_at = case when next_run_at is null then coalesce(deleted_at, now()) else deleted_at end`;

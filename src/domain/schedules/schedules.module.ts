@@ -39,8 +39,15 @@ export const schedulesModule = defineModule({
       /** Built on first use: only job threads fire (the guarded agents are theirs). */
       scheduleFiring: () =>
         (firing ??= new ScheduleFiring({
+          queue: ctx.queue,
           endpoints,
-          caller: new ScheduleCaller(createGuardedAgents(ctx.guard), ctx.guard, ctx.settings.urlTimeoutMs),
+          // Idle connections kept per host up to the firings made at once: many schedules calling
+          // one host at the same minute reuse them instead of opening one per call.
+          caller: new ScheduleCaller(
+            createGuardedAgents(ctx.guard, { maxFreeSockets: Math.max(16, ctx.settings.fireConcurrency) }),
+            ctx.guard,
+            ctx.settings.urlTimeoutMs,
+          ),
           pubsub: ctx.pubsub,
           logger: ctx.logger,
         })),
@@ -53,6 +60,8 @@ export const schedulesModule = defineModule({
       spec: scheduleFireKind(ctx.config.workers.leaseMs, scheduleFiring),
       lane: BACKGROUND_LANE,
       concurrency: ctx.settings.fireConcurrency,
+      // Firings begin and are recorded in groups: claim freed slots a few ms' worth at a time.
+      gatherMs: 5,
       handler: () => scheduleFiring().handler() as never,
     },
   ],

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { exec, type Row } from '../../db/sql.js';
+import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
+import { CLAIM_SQL, claimScan, toClaimed } from './job-claim.js';
+import { jobFigures, pendingKinds, purgeFinishedJobs } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
 export interface JobQueueOptions {
@@ -9,9 +11,6 @@ export interface JobQueueOptions {
   leases?: LeaseConnection;
 }
 
-/** Candidates a claim looks at per job it wants: enough to step over hosts at their limit. */
-const SCAN_FACTOR = 8;
-const MIN_SCAN = 64;
 /** Jobs failed for good per reap round (each in its own transaction, with its kind's hook). */
 const REAP_BATCH = 500;
 
@@ -100,37 +99,15 @@ export class JobQueue {
     if (max <= 0) return [];
     const spec = this.spec(kind);
     const limit = spec.concurrencyLimit;
-    const scan = Math.max(max * SCAN_FACTOR, MIN_SCAN);
-    const claimSql = `
-      with candidates as (
-        select id, concurrency_key, priority, run_at, seq from jobs
-        where kind = ? and status = 'queued' and run_at <= now()
-        order by priority desc, run_at, seq limit ? for update skip locked
-      ), running as (
-        select concurrency_key, count(*)::int as n from jobs
-        where kind = ? and status = 'running' and concurrency_key is not null
-          and concurrency_key in (select concurrency_key from candidates)
-        group by concurrency_key
-      ), chosen as (
-        select c.id from (
-          select c.*, row_number() over (partition by c.concurrency_key order by c.priority desc, c.run_at, c.seq) as rn
-          from candidates c
-        ) c left join running r on r.concurrency_key = c.concurrency_key
-        where c.concurrency_key is null or ?::int is null or c.rn + coalesce(r.n, 0) <= ?::int
-        order by c.priority desc, c.run_at, c.seq limit ?
-      )
-      update jobs j set status = 'running', attempts = j.attempts + 1, lease_owner = ?,
-        lease_expires_at = now() + make_interval(secs => ?), started_at = clock_timestamp()
-      from chosen where j.id = chosen.id
-      returning j.id, j.kind, j.team_id, j.payload, j.attempts, j.max_attempts, j.concurrency_key`;
+    const scan = claimScan(max);
     const params = [kind, scan, kind, limit ?? null, limit ?? null, max, owner, spec.leaseMs / 1000];
     const rows =
       limit === undefined
-        ? await exec(this.orm.em.fork(), claimSql, params)
+        ? await exec(this.orm.em.fork(), CLAIM_SQL, params)
         : await this.orm.em.fork().transactional(async (em) => {
             // Two claims counting the same key's running jobs at once could both take its last slot.
             await exec(em, 'select pg_advisory_xact_lock(hashtext(?))', [`jobs:${kind}`]);
-            return exec(em, claimSql, params);
+            return exec(em, CLAIM_SQL, params);
           });
     return rows.map((r) => toClaimed<P>(r, owner));
   }
@@ -194,6 +171,40 @@ export class JobQueue {
       [jobId, owner],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * `holds` for many jobs in one statement: locks the rows of those whose lease their owner
+   * still holds (in id order, so two transactions locking overlapping sets wait rather than
+   * deadlock) and returns their ids.
+   */
+  async holdsAll(em: EntityManager, jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await exec<{ id: string }>(
+      em,
+      `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
+         on j.id = h.id and j.lease_owner = h.owner
+       where j.id in (?) and j.status = 'running' and j.lease_expires_at > now() order by j.id for update of j`,
+      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** `complete` for many jobs in one statement (rows locked in id order); the ids it completed. */
+  async completeAll(em: EntityManager, jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows = await exec<{ id: string }>(
+      em,
+      `with held as (
+         select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
+           on j.id = h.id and j.lease_owner = h.owner
+         where j.id in (?) and j.status = 'running' order by j.id for update of j)
+       update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
+         lease_expires_at = null, error_code = null, error_message = null
+       from held where j.id = held.id returning j.id`,
+      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Ends the job as done, in `em`'s transaction; false when `job.owner` lost its lease meanwhile. */
@@ -327,69 +338,17 @@ export class JobQueue {
   }
 
   /** Kinds with work now or within `horizonMs` (running jobs count: their leases may expire here). One query. */
-  async pendingKinds(horizonMs: number, kinds: readonly string[] = this.kindNames()): Promise<Set<string>> {
-    if (kinds.length === 0) return new Set();
-    const rows = await exec<{ kind: string }>(
-      this.orm.em.fork(),
-      `select k.kind from jsonb_array_elements_text(?::jsonb) as k(kind)
-       where exists (select 1 from jobs j where j.kind = k.kind and j.status = 'running')
-          or exists (select 1 from jobs j where j.kind = k.kind and j.status = 'queued'
-                       and j.run_at <= now() + make_interval(secs => ?))`,
-      [JSON.stringify(kinds), Math.max(0, horizonMs) / 1000],
-    );
-    return new Set(rows.map((r) => r.kind));
+  pendingKinds(horizonMs: number, kinds: readonly string[] = this.kindNames()): Promise<Set<string>> {
+    return pendingKinds(this.orm.em.fork(), horizonMs, kinds);
   }
 
   /** Counts per kind: queued, due, running, failed, and how long the oldest due job has waited. */
-  async figures(): Promise<JobFigures[]> {
-    const rows = await exec(
-      this.orm.em.fork(),
-      `select kind,
-         count(*) filter (where status = 'queued')::int as queued,
-         count(*) filter (where status = 'queued' and run_at <= now())::int as due,
-         count(*) filter (where status = 'running')::int as running,
-         count(*) filter (where status = 'failed')::int as failed,
-         coalesce(extract(epoch from now() - min(run_at) filter (where status = 'queued' and run_at <= now())), 0)::float
-           as oldest_due_seconds
-       from jobs group by kind order by kind`,
-    );
-    return rows.map((r) => ({
-      kind: r.kind as string,
-      queued: r.queued as number,
-      due: r.due as number,
-      running: r.running as number,
-      failed: r.failed as number,
-      oldestDueSeconds: Math.round((r.oldest_due_seconds as number) * 10) / 10,
-    }));
+  figures(): Promise<JobFigures[]> {
+    return jobFigures(this.orm.em.fork());
   }
 
   /** Deletes finished jobs: completed ones before `completedBefore`, failed ones before `failedBefore`. */
-  async purge(completedBefore: Date, failedBefore: Date): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const rows = await exec(
-        this.orm.em.fork(),
-        `delete from jobs where id in (
-           select id from jobs where (status = 'completed' and finished_at < ?) or (status = 'failed' and finished_at < ?)
-           limit 1000 for update skip locked)
-         returning 1`,
-        [completedBefore, failedBefore],
-      );
-      total += rows.length;
-      if (rows.length < 1000) return total;
-    }
+  purge(completedBefore: Date, failedBefore: Date): Promise<number> {
+    return purgeFinishedJobs(() => this.orm.em.fork(), completedBefore, failedBefore);
   }
-}
-
-function toClaimed<P>(r: Row, owner: string): ClaimedJob<P> {
-  return {
-    id: r.id as string,
-    kind: r.kind as string,
-    teamId: (r.team_id as string | null) ?? null,
-    payload: (r.payload ?? {}) as P,
-    attempts: r.attempts as number,
-    maxAttempts: r.max_attempts as number,
-    concurrencyKey: (r.concurrency_key as string | null) ?? null,
-    owner,
-  };
 }

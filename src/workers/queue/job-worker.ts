@@ -33,6 +33,13 @@ export interface WorkerKind {
   handler: JobHandler<never>;
   /** Jobs of this kind this worker runs at once (0: none). */
   concurrency: number;
+  /**
+   * Opt-in for kinds whose handlers record many jobs per transaction (group commit): once its
+   * slots are full, a freed slot waits this long for others to free before the next claim, so
+   * claims (and the groups their jobs form) are many jobs each rather than one at a time.
+   * Absent or 0: a freed slot is claimed at once.
+   */
+  gatherMs?: number;
 }
 
 /** Failures worth another attempt: the target or a dependency may answer next time. */
@@ -68,6 +75,7 @@ export class JobWorker {
   private readonly running = new Map<string, Running>();
   private readonly kinds: WorkerKind[];
   private slotFreed: (() => void) | null = null;
+  private readonly gatherMs: number;
 
   constructor(
     private readonly queue: JobQueue,
@@ -75,6 +83,7 @@ export class JobWorker {
     private readonly logger: Logger,
   ) {
     this.kinds = kinds.filter((k) => k.concurrency > 0);
+    this.gatherMs = Math.max(0, ...this.kinds.map((k) => k.gatherMs ?? 0));
   }
 
   async run(owner: string, signal: AbortSignal, graceMs = 15_000): Promise<void> {
@@ -109,6 +118,7 @@ export class JobWorker {
           idleMs = IDLE_MIN_MS;
           if (this.kinds.every((k) => this.countOf(k.spec.kind) >= k.concurrency)) {
             await Promise.race([this.slotPromise(), sleep(IDLE_MAX_MS, signal)]);
+            if (this.gatherMs > 0) await sleep(this.gatherMs, signal);
           }
         }
       }

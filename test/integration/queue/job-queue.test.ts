@@ -151,6 +151,48 @@ describe('JobQueue', () => {
     expect(await rows()).toEqual([{ id: 'a', status: 'completed', attempts: 2, lease_owner: null }]);
   });
 
+  it('holdsAll and completeAll take only the jobs whose lease their owner still holds', async () => {
+    await queue.enqueue(['a', 'b', 'c', 'd'].map((id) => ({ id, kind: 'test.job' })));
+    const claimed = await queue.claim('test.job', 'w1', 4);
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => claimed.find((j) => j.id === id)!);
+    await exec(orm.em.fork(), `update jobs set lease_owner = 'w2' where id = 'b'`);
+    await expire(['c']);
+    const gone = { ...d!, owner: 'w9' };
+    expect(await queue.transaction((em) => queue.holdsAll(em, [a!, b!, c!, gone]))).toEqual(new Set(['a']));
+    // completeAll asks for the owner only (an expired lease nobody took back is still its holder's).
+    expect(await queue.transaction((em) => queue.completeAll(em, [a!, b!, c!, gone]))).toEqual(new Set(['a', 'c']));
+    expect(await queue.transaction((em) => queue.completeAll(em, [a!, d!]))).toEqual(new Set(['d']));
+    expect((await rows()).map((r) => `${r.id}:${r.status}`)).toEqual([
+      'a:completed',
+      'b:running',
+      'c:completed',
+      'd:completed',
+    ]);
+  });
+
+  it('holdsAll locks the rows it returns until its transaction ends', async () => {
+    await queue.enqueue([{ id: 'a', kind: 'test.job' }]);
+    const [a] = await queue.claim('test.job', 'w1', 1);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const inside = new Promise<void>((resolve) => (locked = resolve));
+    const holder = queue.transaction(async (em) => {
+      expect(await queue.holdsAll(em, [a!])).toEqual(new Set(['a']));
+      locked();
+      await held;
+    });
+    await inside;
+    let completed = false;
+    const completing = queue.transaction((em) => queue.complete(em, a!)).then((done) => (completed = done));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(completed).toBe(false);
+    release();
+    await holder;
+    await completing;
+    expect(completed).toBe(true);
+  });
+
   it('fails a job whose lease expired on its last attempt, running its kind hook in the same transaction', async () => {
     await queue.enqueue([{ id: 'x', kind: 'test.failing' }]);
     await queue.claim('test.failing', 'w1', 1);

@@ -178,3 +178,20 @@ describe('nextRuns: edges', () => {
     expect(() => nextRun('0 12 * * * *', { timezone: 'UTC', after })).toThrow(/one of them must be \?/);
   });
 });
+
+describe('reusing a parsed expression', () => {
+  it('answers each call from its own instant, whatever was asked before, per time zone', () => {
+    const at = (iso: string) => new Date(iso);
+    const noon = parseCronExpression('0 12 * * ? *');
+    expect(nextRun(noon, { timezone: 'UTC', after: at('2025-06-02T13:00:00Z') })).toEqual(at('2025-06-03T12:00:00Z'));
+    expect(nextRun('0 12 * * ? *', { timezone: 'Europe/Berlin', after: at('2025-06-02T13:00:00Z') })).toEqual(
+      at('2025-06-03T10:00:00Z'),
+    );
+    // Earlier than the last question: not carried on from it.
+    expect(nextRun(noon, { timezone: 'UTC', after: at('2025-01-01T00:00:00Z') })).toEqual(at('2025-01-01T12:00:00Z'));
+    expect(nextRuns('0 12 * * ? *', { timezone: 'UTC', after: at('2025-01-01T00:00:00Z'), count: 2 })).toEqual([
+      at('2025-01-01T12:00:00Z'),
+      at('2025-01-02T12:00:00Z'),
+    ]);
+  });
+});

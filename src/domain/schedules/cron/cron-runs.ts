@@ -36,9 +36,26 @@ export interface RunWindow {
   after: Date;
 }
 
+/** Parsed expressions kept for reuse (a croner Cron fills a 10,000-entry year table when built). */
+const CACHE_SIZE = 1000;
+const cache = new Map<string, Cron>();
+
+/**
+ * The croner Cron of an expression in a time zone, built once and reused: every use passes the
+ * instant to count from, so a Cron without a function keeps no state between uses. Building one
+ * per due time cost more than the rest of a schedule's firing.
+ */
 function cronFor(expression: CronExpression | string, timezone: string): Cron {
-  const cron = typeof expression === 'string' ? parseCronExpression(expression) : expression;
-  return new Cron(cron.pattern, { ...CRONER_OPTIONS, timezone: parseTimezone(timezone) });
+  const text = typeof expression === 'string' ? expression : expression.expression;
+  const key = `${timezone}\n${text}`;
+  let cron = cache.get(key);
+  if (!cron) {
+    const parsed = typeof expression === 'string' ? parseCronExpression(expression) : expression;
+    cron = new Cron(parsed.pattern, { ...CRONER_OPTIONS, timezone: parseTimezone(timezone) });
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, cron);
+  }
+  return cron;
 }
 
 /** The next `count` firing instants strictly after `window.after`, earliest first; fewer when the years run out. */

@@ -1,0 +1,53 @@
+import type { Row } from '../../db/sql.js';
+import type { ClaimedJob } from './job-kind.js';
+
+// The claim statement (JobQueue.claim) and what it returns, apart from the queue's lifecycle.
+
+/** Candidates a claim looks at per job it wants: enough to step over hosts at their limit. */
+const SCAN_FACTOR = 8;
+const MIN_SCAN = 64;
+
+/** How many queued candidates a claim of `max` jobs scans. */
+export const claimScan = (max: number) => Math.max(max * SCAN_FACTOR, MIN_SCAN);
+
+/**
+ * Claims up to `max` of `scan` due candidates of a kind, oldest first by priority, keeping each
+ * concurrency key under its limit. Parameters: kind, scan, kind, limit, limit, max, owner,
+ * lease seconds.
+ */
+export const CLAIM_SQL = `
+  with candidates as (
+    select id, concurrency_key, priority, run_at, seq from jobs
+    where kind = ? and status = 'queued' and run_at <= now()
+    order by priority desc, run_at, seq limit ? for update skip locked
+  ), running as (
+    select concurrency_key, count(*)::int as n from jobs
+    where kind = ? and status = 'running' and concurrency_key is not null
+      and concurrency_key in (select concurrency_key from candidates)
+    group by concurrency_key
+  ), chosen as (
+    select c.id from (
+      select c.*, row_number() over (partition by c.concurrency_key order by c.priority desc, c.run_at, c.seq) as rn
+      from candidates c
+    ) c left join running r on r.concurrency_key = c.concurrency_key
+    where c.concurrency_key is null or ?::int is null or c.rn + coalesce(r.n, 0) <= ?::int
+    order by c.priority desc, c.run_at, c.seq limit ?
+  )
+  update jobs j set status = 'running', attempts = j.attempts + 1, lease_owner = ?,
+    lease_expires_at = now() + make_interval(secs => ?), started_at = clock_timestamp()
+  from chosen where j.id = chosen.id
+  returning j.id, j.kind, j.team_id, j.payload, j.attempts, j.max_attempts, j.concurrency_key`;
+
+/** A claimed row (`id, kind, team_id, payload, attempts, max_attempts, concurrency_key`) as a ClaimedJob. */
+export function toClaimed<P>(r: Row, owner: string): ClaimedJob<P> {
+  return {
+    id: r.id as string,
+    kind: r.kind as string,
+    teamId: (r.team_id as string | null) ?? null,
+    payload: (r.payload ?? {}) as P,
+    attempts: r.attempts as number,
+    maxAttempts: r.max_attempts as number,
+    concurrencyKey: (r.concurrency_key as string | null) ?? null,
+    owner,
+  };
+}
