@@ -1,5 +1,5 @@
 import { randomBase36, newId } from '../../ids.js';
-import { exec } from '../../db/sql.js';
+import { exec, retryDeadlocks } from '../../db/sql.js';
 import type { Orm } from '../../db/orm.js';
 import { AppError, errors } from '../../errors.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
@@ -187,21 +187,25 @@ export class ScheduleService {
    * under way finishes and is recorded. Deleting a deleted schedule is not an error.
    */
   async delete(actor: Actor, id: string): Promise<{ scheduleId: string }> {
-    const found = await this.deps.queue.transaction(async (em) => {
-      const [row] = await exec(em, 'select id, next_run_at from schedules where id = ? and team_id = ? for update', [
-        id,
-        actor.teamId,
-      ]);
-      if (!row) return false;
-      const next = row.next_run_at ? new Date(row.next_run_at as string | Date) : null;
-      await exec(
-        em,
-        `update schedules set state = 'DELETED', next_run_at = null, deleted_at = coalesce(deleted_at, now()) where id = ?`,
-        [id],
-      );
-      if (next) await exec(em, `delete from jobs where id = ? and status = 'queued'`, [fireJobId(id, next)]);
-      return true;
-    });
+    // A group of firings locks its jobs, then their schedules; this locks the schedule, then its
+    // next job: when the two cross, Postgres rolls one back, and a rolled-back delete runs again.
+    const found = await retryDeadlocks(() =>
+      this.deps.queue.transaction(async (em) => {
+        const [row] = await exec(em, 'select id, next_run_at from schedules where id = ? and team_id = ? for update', [
+          id,
+          actor.teamId,
+        ]);
+        if (!row) return false;
+        const next = row.next_run_at ? new Date(row.next_run_at as string | Date) : null;
+        await exec(
+          em,
+          `update schedules set state = 'DELETED', next_run_at = null, deleted_at = coalesce(deleted_at, now()) where id = ?`,
+          [id],
+        );
+        if (next) await exec(em, `delete from jobs where id = ? and status = 'queued'`, [fireJobId(id, next)]);
+        return true;
+      }),
+    );
     if (!found) throw errors.notFound('schedule', id);
     return { scheduleId: id };
   }
