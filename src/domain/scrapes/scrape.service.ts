@@ -1,5 +1,4 @@
 import type { Orm } from '../../db/orm.js';
-import { execBound } from '../../db/sql.js';
 import { errors } from '../../errors.js';
 import { idSuffix, newId } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
@@ -58,8 +57,7 @@ export class ScrapeService {
     });
     try {
       // One statement, one round trip: the page and the scrape are stored together or not at all.
-      await execBound(
-        this.orm.em,
+      await this.orm.em.getConnection().execute(
         `with page as (insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) returning id)
          insert into scrapes (id, team_id, url, page_id, request, metadata, warning, created_at)
          select ?, ?, ?, page.id, ?, ?, ?, now() from page`,
@@ -72,6 +70,7 @@ export class ScrapeService {
           JSON.stringify(scrape.metadata),
           scrape.warning,
         ],
+        'run',
       );
     } catch (err) {
       await this.views.content.remove(actor.teamId, pageId).catch(() => undefined);
