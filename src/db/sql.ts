@@ -17,3 +17,40 @@ export type Row = Record<string, unknown>;
 export function exec<T extends object = Row>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
   return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
 }
+
+/** A value `execLarge` writes into its SQL. */
+export type SqlValue = string | number | boolean | null;
+
+/**
+ * `exec` for statements carrying large texts (a page's search text, up to 20,000 characters):
+ * the values are written into the SQL as `exec` writes them (MikroORM's format, byte for byte),
+ * but strings are escaped with two native `replaceAll`s where MikroORM (through pg's
+ * `escapeLiteral`) appends them character by character: 0.46 against 0.007 ms for a page's
+ * search text, and one string of garbage instead of thousands. Placeholders are `?`.
+ */
+export function execLarge<T extends object = Row>(em: EntityManager, sql: string, params: SqlValue[]): Promise<T[]> {
+  return em.getConnection().execute<T[]>(formatSql(sql, params), [], 'all', em.getTransactionContext());
+}
+
+/** `sql` with each `?` replaced by its value as an SQL literal (the statement's placeholders only). */
+export function formatSql(sql: string, params: readonly SqlValue[]): string {
+  const parts = sql.split('?');
+  if (parts.length !== params.length + 1) {
+    throw new Error(`formatSql: ${parts.length - 1} placeholders for ${params.length} values`);
+  }
+  let out = parts[0]!;
+  for (let i = 0; i < params.length; i++) out += sqlLiteral(params[i]!) + parts[i + 1]!;
+  return out;
+}
+
+/** pg's `escapeLiteral` (what MikroORM uses), same output: a backslash makes it an E'' string. */
+export function sqlLiteral(value: SqlValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`formatSql: ${value} is not a number SQL can hold`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const quoted = value.replaceAll("'", "''");
+  return value.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
