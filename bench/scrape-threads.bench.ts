@@ -3,10 +3,11 @@
  * the scrape benchmark runs it) scrapes `--requests` pages of the bench site at `--concurrency`
  * after `--warmup` pages, and each of its threads' CPU time (utime + stime from
  * /proc/<pid>/task/<tid>/stat) is divided by the pages. Threads are all named `node`, so they
- * are told apart by what they do: the main thread is the process id; of the others, the busiest
- * is the conversion thread and the next PGlite's (checked against CPU profiles of the same run:
- * `--set CONVERT_THREADS=0` leaves PGlite's the busiest); the rest are V8's helpers (the
- * garbage collector's parallel work) and libuv's pool. No reference side: the scrape benchmark
+ * are told apart by how busy they are: the main thread is the process id; of the others, the two
+ * busiest are the conversion thread and PGlite's, at concurrency 1 in that order; at 32 they are
+ * close enough to swap (a CPU profile gave them 27.6 and 25.4 s: the event loop converts too). The
+ * rest are V8's helpers (the garbage collector's parallel work) and libuv's pool. No reference
+ * side: the scrape benchmark
  * compares with the bare loop.
  *
  *   node --import tsx bench/scrape-threads.bench.ts --requests 800 --concurrency 1 [--set NAME=VALUE]
@@ -83,8 +84,8 @@ try {
   const total = used.reduce((sum, t) => sum + t.ms, 0);
   const rows: [string, number][] = [
     ['main thread', main.ms],
-    ['busiest other thread (conversion)', others[0]?.ms ?? 0],
-    ['second busiest (PGlite)', others[1]?.ms ?? 0],
+    ['busiest other thread (conversion at concurrency 1)', others[0]?.ms ?? 0],
+    ['second busiest (PGlite at concurrency 1)', others[1]?.ms ?? 0],
     ['the rest (V8 helpers, libuv pool, …)', others.slice(2).reduce((sum, t) => sum + t.ms, 0)],
     ['all threads', total],
   ];
