@@ -7,8 +7,7 @@
  * busiest are the conversion thread and PGlite's, at concurrency 1 in that order; at 32 they are
  * close enough to swap (a CPU profile gave them 27.6 and 25.4 s: the event loop converts too). The
  * rest are V8's helpers (the garbage collector's parallel work) and libuv's pool. No reference
- * side: the scrape benchmark
- * compares with the bare loop.
+ * side: the scrape benchmark compares with the bare loop.
  *
  *   node --import tsx bench/scrape-threads.bench.ts --requests 800 --concurrency 1 [--set NAME=VALUE]
  */
