@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { exec } from '../../db/sql.js';
+import { exec, execLarge } from '../../db/sql.js';
 import type { ClaimedJob, JobError } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, pageInsertParams } from '../pages/page-row.js';
@@ -64,7 +64,7 @@ export class BatchLedger {
          where id = ?`,
         [job.id],
       );
-      await exec(
+      await execLarge(
         em,
         `insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) on conflict (id) do nothing`,
         pageInsertParams(page),

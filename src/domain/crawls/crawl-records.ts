@@ -6,6 +6,7 @@ import { PAGE_SEARCH_VECTOR, pageSearchParams } from '../pages/page-row.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { CrawlStopReason } from './crawl.entity.js';
 import { COUNTER_COLUMNS, exec, toCounters, type CrawlCounters, type Row } from './crawl-rows.js';
+import { execLarge } from '../../db/sql.js';
 
 /** A URL a page linked to, ready to enter the frontier. */
 export interface NewFrontierRow {
@@ -217,7 +218,7 @@ export class CrawlRecords {
 }
 
 async function insertPage(em: EntityManager, page: Page): Promise<void> {
-  await exec(
+  await execLarge(
     em,
     `insert into pages (id, team_id, source, url, final_url, status_code, formats, page_metadata, links, actions_output, created_at, search_vector)
      values (?, ?, 'crawl', ?, ?, ?, ?, ?, ?, ?, now(), ${PAGE_SEARCH_VECTOR})

@@ -1,3 +1,4 @@
+import type { SqlValue } from '../../db/sql.js';
 import type { Page } from './page.entity.js';
 
 /**
@@ -28,7 +29,7 @@ export function pageSearchParams(page: Page): string[] {
 }
 
 /** The parameters for PAGE_INSERT_VALUES, in column order. */
-export function pageInsertParams(page: Page): unknown[] {
+export function pageInsertParams(page: Page): SqlValue[] {
   return [
     page.id,
     page.teamId,

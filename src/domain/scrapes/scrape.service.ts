@@ -1,4 +1,5 @@
 import type { Orm } from '../../db/orm.js';
+import { execLarge } from '../../db/sql.js';
 import { errors } from '../../errors.js';
 import { idSuffix, newId } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
@@ -57,7 +58,8 @@ export class ScrapeService {
     });
     try {
       // One statement, one round trip: the page and the scrape are stored together or not at all.
-      await this.orm.em.getConnection().execute(
+      await execLarge(
+        this.orm.em,
         `with page as (insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) returning id)
          insert into scrapes (id, team_id, url, page_id, request, metadata, warning, created_at)
          select ?, ?, ?, page.id, ?, ?, ?, now() from page`,
@@ -70,7 +72,6 @@ export class ScrapeService {
           JSON.stringify(scrape.metadata),
           scrape.warning,
         ],
-        'run',
       );
     } catch (err) {
       await this.views.content.remove(actor.teamId, pageId).catch(() => undefined);
