@@ -65,7 +65,8 @@ export async function migrate(orm: Orm, connection: string | PgTarget): Promise<
   const lock = new pg.Client(pgClientConfig(connection));
   await lock.connect();
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // A simple query (no parameters): one message, which the embedded database cannot interleave.
+    await lock.query(`select pg_advisory_lock(${MIGRATION_LOCK})`);
     const applied = await orm.getMigrator().up();
     return applied.map((m) => m.name);
   } finally {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { exec } from '../../db/sql.js';
+import { exec, formatSql } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
 import { CLAIM_SQL, claimScan, toClaimed } from './job-claim.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs } from './job-reports.js';
@@ -145,9 +145,11 @@ export class JobQueue {
       const secs = this.spec(kind).leaseMs / 1000;
       const rows = this.options.leases
         ? await this.options.leases.query<{ id: string }>(
-            `update jobs set lease_expires_at = now() + make_interval(secs => $1)
-             where id = any($2::text[]) and status = 'running' and lease_owner = $3 returning id`,
-            [secs, ids, owner],
+            formatSql(
+              `update jobs set lease_expires_at = now() + make_interval(secs => ?)
+               where id in (${ids.map(() => '?').join(', ')}) and status = 'running' and lease_owner = ? returning id`,
+              [secs, ...ids, owner],
+            ),
           )
         : await exec<{ id: string }>(
             this.orm.em.fork(),

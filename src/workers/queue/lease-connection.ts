@@ -22,12 +22,18 @@ export class LeaseConnection {
     private readonly applicationName = 'gleaner-leases',
   ) {}
 
-  /** Runs one statement with `$n` placeholders; the connection is dropped on failure. */
-  async query<T extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<T[]> {
+  /**
+   * Runs one statement, its values already written into it (`formatSql`): a simple query, one
+   * message. The embedded database serves every connection on one PGlite session, message by
+   * message, so another connection's query could land inside an extended-protocol sequence
+   * (parse, bind, execute) and replace its unnamed statement (src/db/sql.ts, `exec`). The
+   * connection is dropped on failure.
+   */
+  async query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
     if (this.closed) throw new Error('lease connection closed');
     const client = await this.connect();
     try {
-      return (await client.query<T>(sql, params)).rows;
+      return (await client.query<T>(sql)).rows;
     } catch (err) {
       this.drop();
       throw err;
