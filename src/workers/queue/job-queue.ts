@@ -11,6 +11,16 @@ export interface JobQueueOptions {
   leases?: LeaseConnection;
 }
 
+/** The running jobs among a list of (id, owner) whose owner is still theirs: `ownedParams` fills it. */
+const RUNNING_AS_OWNED = `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
+    on j.id = h.id and j.lease_owner = h.owner
+  where j.id in (?) and j.status = 'running'`;
+
+const ownedParams = (jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): unknown[] => [
+  JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))),
+  jobs.map((j) => j.id),
+];
+
 /** Jobs failed for good per reap round (each in its own transaction, with its kind's hook). */
 const REAP_BATCH = 500;
 
@@ -184,10 +194,8 @@ export class JobQueue {
     if (jobs.length === 0) return new Set();
     const rows = await exec<{ id: string }>(
       em,
-      `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
-         on j.id = h.id and j.lease_owner = h.owner
-       where j.id in (?) and j.status = 'running' and j.lease_expires_at > now() order by j.id for update of j`,
-      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
+      `${RUNNING_AS_OWNED} and j.lease_expires_at > now() order by j.id for update of j`,
+      ownedParams(jobs),
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -197,14 +205,11 @@ export class JobQueue {
     if (jobs.length === 0) return new Set();
     const rows = await exec<{ id: string }>(
       em,
-      `with held as (
-         select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
-           on j.id = h.id and j.lease_owner = h.owner
-         where j.id in (?) and j.status = 'running' order by j.id for update of j)
+      `with held as (${RUNNING_AS_OWNED} order by j.id for update of j)
        update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
          lease_expires_at = null, error_code = null, error_message = null
        from held where j.id = held.id returning j.id`,
-      [JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))), jobs.map((j) => j.id)],
+      ownedParams(jobs),
     );
     return new Set(rows.map((r) => r.id));
   }
