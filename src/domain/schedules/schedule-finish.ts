@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exec } from '../../db/sql.js';
+import { toStorable } from '../../input-rules.js';
 import type { ClaimedJob } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { CallOutcome } from './schedule-caller.js';
@@ -24,15 +25,6 @@ export interface Finished {
 export const END_IF_DONE = `update schedules set
    state = case when next_run_at is null then 'DELETED' else state end,
    deleted_at = case when next_run_at is null then coalesce(deleted_at, now()) else deleted_at end`;
-
-/**
- * Text as Postgres can store it: without NUL characters (an answer's first bytes may hold them;
- * Postgres refuses them in text, which failed the whole record of a run) and with any lone
- * surrogate replaced (jsonb refuses those).
- */
-export function storable(text: string | null): string | null {
-  return text === null ? null : Buffer.from(text.replace(/\0/g, ''), 'utf8').toString('utf8');
-}
 
 /**
  * Records the outcomes of a group of calls in the caller's transaction, in four statements
@@ -67,9 +59,10 @@ export async function finishFirings(
           id: runId,
           status: outcome.ok ? 'succeeded' : 'failed',
           http_status: outcome.httpStatus,
-          error: storable(outcome.error?.slice(0, 2000) ?? null),
+          error: toStorable(outcome.error?.slice(0, 2000) ?? null),
           resource_id: outcome.resourceId,
-          excerpt: storable(outcome.excerpt),
+          // A response's first bytes may hold NULs or a cut surrogate: Postgres refuses both.
+          excerpt: toStorable(outcome.excerpt),
         })),
       ),
       mine.map((c) => c.runId),
