@@ -3,6 +3,18 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * Files that start Chromium. A browser page costs Chromium ~0.5 s of CPU even when it is empty,
+ * so on a 2-core machine two of these files beside each other (and beside the rest of the suite)
+ * push pages past their time budgets; they run one at a time, next to the other files.
+ */
+const BROWSER_FILES = [
+  'test/contract/playwright-*.test.ts',
+  'test/integration/scrapes-browser.test.ts',
+  'test/regression/graphiql-blank-without-internet.test.ts',
+  'test/unit/pdf/pdf-text.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 has no "exports": Node loads its CJS entry for yoga and Pothos, while Vite
@@ -10,12 +22,18 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts', 'bench/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/global-setup.ts'],
-    // Two cores on CI machines: a few files at once keeps Postgres and Chromium responsive.
-    maxWorkers: 3,
+    projects: [
+      // Two cores on CI machines: a few files at once keeps Postgres responsive.
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts', 'bench/**/*.test.ts'], exclude: BROWSER_FILES, maxWorkers: 2 },
+      },
+      // A browser test may run several pages, each with a budget of up to 30 s (FETCH_BUDGET_MS).
+      { extends: true, test: { name: 'browser', include: BROWSER_FILES, maxWorkers: 1, testTimeout: 120_000 } },
+    ],
   },
 });

@@ -50,7 +50,14 @@ export async function expectFailure(promise: Promise<unknown>): Promise<AppError
  * @example
  * describeEngineContract('http', (env) => createHttpEngine(env));
  */
-export function describeEngineContract(name: string, makeEngine: MakeEngine): void {
+export function describeEngineContract(
+  name: string,
+  makeEngine: MakeEngine,
+  options: { budgetMs?: number } = {},
+): void {
+  // The time budget of a fetch whose test is not about time: a browser engine needs more than a
+  // plain client on a loaded 2-core machine (a fresh context and page alone cost Chromium ~0.5 s).
+  const budgetMs = options.budgetMs ?? 5000;
   describe(`engine contract: ${name}`, () => {
     let site: FixtureServer;
     let secret: FixtureServer;
@@ -64,7 +71,7 @@ export function describeEngineContract(name: string, makeEngine: MakeEngine): vo
       'mixed.test': [['127.0.0.1', PUBLIC_DECOY]],
     });
     const limits = { connectTimeoutMs: 2000, maxResponseBytes: CONTRACT_MAX_BYTES };
-    const get = (engine: ScrapeEngine, url: string, timeoutMs = 5000, signal = new AbortController().signal) =>
+    const get = (engine: ScrapeEngine, url: string, timeoutMs = budgetMs, signal = new AbortController().signal) =>
       engine.fetchPage({ url, timeoutMs }, signal);
 
     beforeAll(async () => {

@@ -2,6 +2,8 @@ import { createPlaywrightEngine } from '../../engines/playwright/playwright.engi
 import { describeEngineContract } from './engine.contract.js';
 import { CHROMIUM } from './playwright-support.js';
 
-describeEngineContract('playwright', (env) =>
-  createPlaywrightEngine({ ...env, executablePath: CHROMIUM, poolSize: 2, pageHeapMb: 256 }),
+describeEngineContract(
+  'playwright',
+  (env) => createPlaywrightEngine({ ...env, executablePath: CHROMIUM, poolSize: 2, pageHeapMb: 256 }),
+  { budgetMs: 20_000 },
 );

@@ -9,7 +9,7 @@ import { detectScriptRequirement } from '../../src/engine/selection.js';
 import { extractPdfText } from '../../src/pdf/pdf-text.js';
 import { html, respond, type FixtureServer } from '../support/fixture-server.js';
 import { createTestResolver } from './engine.contract.js';
-import { fetchWith, makeEngine, pngSize, startJsSite } from './playwright-support.js';
+import { FETCH_BUDGET_MS, fetchWith, makeEngine, pngSize, startJsSite } from './playwright-support.js';
 
 const SITE_PDF = readFileSync(path.resolve(import.meta.dirname, '../fixtures/site/document.pdf'));
 
@@ -65,7 +65,7 @@ describe('playwright engine on a JavaScript-only site', () => {
     const registry = createEngineRegistry([http, engine], { escalate: detectScriptRequirement });
     const before = site.hits('/app.html');
     const result = await registry.fetch(
-      { url: site.url('/app.html'), timeoutMs: 15_000 },
+      { url: site.url('/app.html'), timeoutMs: FETCH_BUDGET_MS },
       { signal: new AbortController().signal },
     );
     expect(result.snapshot.engine).toBe('playwright');

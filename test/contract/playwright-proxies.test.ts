@@ -10,7 +10,7 @@ import { requiredCapabilities } from '../../src/engine/selection.js';
 import type { PageRequest, ProxyChoice, ScrapeEngine } from '../../src/engine/types.js';
 import type { FixtureServer } from '../support/fixture-server.js';
 import { createTestResolver, expectFailure } from './engine.contract.js';
-import { makeEngine, startJsSite, startSecretServer, type SecretServer } from './playwright-support.js';
+import { FETCH_BUDGET_MS, makeEngine, startJsSite, startSecretServer, type SecretServer } from './playwright-support.js';
 
 /**
  * Proxies for both engines, through real local forward proxies (proxy-chain) that record what
@@ -82,7 +82,7 @@ describe('proxies and country, for both engines', () => {
     );
   const scrape = (country: string | null, path: string, browserSettings?: PageRequest['browser'], proxies = pool()) =>
     proxies.run(country, (proxy: ProxyChoice | null) => {
-      const req: PageRequest = { url: site.url(path), timeoutMs: 15_000, proxy, browser: browserSettings };
+      const req: PageRequest = { url: site.url(path), timeoutMs: FETCH_BUDGET_MS, proxy, browser: browserSettings };
       return registry.fetch(req, { needs: requiredCapabilities(req), signal: new AbortController().signal });
     });
 

@@ -57,13 +57,20 @@ export function makeEngine(
   });
 }
 
+/**
+ * The time budget of a test fetch that is not about time. Chromium needs ~0.5 s of CPU for a
+ * fresh context and page even when the page is empty; under the rest of the suite on 2 cores a
+ * scripted page can take several seconds, so the budget leaves room for a loaded machine.
+ */
+export const FETCH_BUDGET_MS = 30_000;
+
 export function fetchWith(
   engine: PlaywrightEngine,
   url: string,
   browser: PageRequest['browser'] = {},
   extra: Partial<PageRequest> = {},
 ): Promise<PageSnapshot> {
-  return engine.fetchPage({ url, timeoutMs: 15_000, browser, ...extra }, new AbortController().signal);
+  return engine.fetchPage({ url, timeoutMs: FETCH_BUDGET_MS, browser, ...extra }, new AbortController().signal);
 }
 
 /**
