@@ -4,9 +4,9 @@
  * socket as the service reaches it, with and without the search text, and `to_tsvector` alone.
  * CPU is this process's (all threads: PGlite runs in one of them), per statement, the median of
  * the rounds after the first. Pages: the bench site's articles with their tags stripped, cut to
- * SEARCH_TEXT_MAX_CHARS (what a page's markdown gives the index).
+ * `--chars` (PAGE_SEARCH_TEXT_CHARS, default its default: what a page's markdown gives the index).
  *
- *   node --import tsx bench/page-insert.bench.ts [--pages 100] [--rounds 4]
+ *   node --import tsx bench/page-insert.bench.ts [--pages 100] [--rounds 4] [--chars 20000]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,11 +14,16 @@ import { parseArgs } from 'node:util';
 import { openEmbeddedDatabase } from '../src/db/embedded/embedded-database.js';
 import { createOrm, migrate } from '../src/db/orm.js';
 import { exec, execLarge, type SqlValue } from '../src/db/sql.js';
-import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, SEARCH_TEXT_MAX_CHARS } from '../src/domain/pages/page-row.js';
+import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES } from '../src/domain/pages/page-row.js';
+import { PAGE_SETTINGS } from '../src/domain/pages/page.settings.js';
 import { DEFAULT_SITE_DIR } from './lib/paths.js';
 
 const { values } = parseArgs({
-  options: { pages: { type: 'string', default: '100' }, rounds: { type: 'string', default: '4' } },
+  options: {
+    pages: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '4' },
+    chars: { type: 'string', default: PAGE_SETTINGS.PAGE_SEARCH_TEXT_CHARS.default },
+  },
 });
 const articles = path.join(DEFAULT_SITE_DIR, 'docs', 'api');
 const texts = fs
@@ -30,7 +35,7 @@ const texts = fs
       .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '')
       .replace(/<[^>]+>/g, ' ')
       .replace(/[ \t]+/g, ' ')
-      .slice(0, SEARCH_TEXT_MAX_CHARS),
+      .slice(0, Number(values.chars)),
   );
 
 const embedded = await openEmbeddedDatabase(null);

@@ -126,6 +126,34 @@ describe.each(['postgres', 'pglite'] as const)('stored pages search (%s)', (data
   });
 });
 
+describe('PAGE_SEARCH_TEXT_CHARS: how much of a page the index reads', () => {
+  const search = async (app: TestApp, query: string) =>
+    ((await (await app.request('/v1/searches', { method: 'POST', json: { query } })).json()) as Body).results.map(
+      (r: Body) => r.url,
+    );
+
+  it('indexes that many characters of the text after the title and description; 0 indexes only those', async () => {
+    // Markdown of /pricing: "# Plans\n\nThe Starter plan costs 9 euros a month; Teams costs 29."
+    for (const [chars, starter, euros] of [
+      [0, false, false],
+      [24, true, false],
+    ] as const) {
+      const app = await startTestApp({
+        config: { outbound: allowLocalPorts(site.port), pages: { searchTextChars: chars } },
+      });
+      try {
+        await scrape(app, site.url('/pricing'));
+        expect(await search(app, 'acme')).toEqual([site.url('/pricing')]); // the title
+        expect(await search(app, 'cost')).toEqual([site.url('/pricing')]); // the description
+        expect(await search(app, 'starter')).toEqual(starter ? [site.url('/pricing')] : []);
+        expect(await search(app, 'euros')).toEqual(euros ? [site.url('/pricing')] : []);
+      } finally {
+        await app.close();
+      }
+    }
+  }, 60_000);
+});
+
 describe('SearXNG as the configured provider', () => {
   let app: TestApp;
   beforeAll(async () => {

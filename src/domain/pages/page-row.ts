@@ -2,13 +2,6 @@ import type { SqlValue } from '../../db/sql.js';
 import type { Page } from './page.entity.js';
 
 /**
- * Text of a page the full-text index reads at most: the index stays small and the insert cheap
- * (to_tsvector with English stemming costs about 3 ms per 20,000 characters on the server,
- * measured 8–25 ms for 64,000 on a loaded 2-core machine). The main content of most pages fits.
- */
-export const SEARCH_TEXT_MAX_CHARS = 20_000;
-
-/**
  * The page's `search_vector` (migration 0008, searched by the stored-pages search provider):
  * its title weighs most, then its description, then its text. Three placeholders, filled by
  * `pageSearchParams`. English stemming (`pricing` finds `price`); other languages are indexed
@@ -21,11 +14,14 @@ export const PAGE_INSERT_COLUMNS =
   'id, team_id, source, url, final_url, status_code, formats, page_metadata, links, actions_output, created_at, search_vector';
 export const PAGE_INSERT_VALUES = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ${PAGE_SEARCH_VECTOR}`;
 
-/** The parameters of PAGE_SEARCH_VECTOR: title, description, text (cut to SEARCH_TEXT_MAX_CHARS). */
+/**
+ * The parameters of PAGE_SEARCH_VECTOR: title, description, text (`searchText`, which the
+ * executor cut to PAGE_SEARCH_TEXT_CHARS).
+ */
 export function pageSearchParams(page: Page): string[] {
   const meta = page.pageMetadata;
   const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string).slice(0, 2000) : '');
-  return [text('title'), text('description'), (page.searchText ?? '').slice(0, SEARCH_TEXT_MAX_CHARS)];
+  return [text('title'), text('description'), page.searchText ?? ''];
 }
 
 /** The parameters for PAGE_INSERT_VALUES, in column order. */

@@ -3,6 +3,7 @@ import { defineModule } from '../../module/app-module.js';
 import { PageContentStore } from './page-content.js';
 import { PageViews } from './page-views.js';
 import { PageSchema } from './page.entity.js';
+import { PAGE_SETTINGS, pageSettings } from './page.settings.js';
 import { pagesGraphQL } from './pages.graphql.js';
 import { retrieveRoutes } from './retrieve.routes.js';
 
@@ -12,12 +13,15 @@ const PURGE_CHUNK = 500;
 export const pagesModule = defineModule({
   name: 'pages',
   entities: [PageSchema],
+  settings: PAGE_SETTINGS,
+  configKey: 'pages',
+  config: pageSettings,
   services: (ctx) => {
     const content = new PageContentStore(ctx.blobs, {
       hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,
       inlineLimitBytes: ctx.config.scrape.inlineContentLimitBytes,
     });
-    return { pages: new PageViews(ctx.orm, content), pageContent: content };
+    return { pages: new PageViews(ctx.orm, content), pageContent: content, pageSettings: ctx.settings };
   },
   routes: ({ pages }) => retrieveRoutes({ pages }),
   graphql: (kit, { pages }) => pagesGraphQL(kit, pages),

@@ -17,7 +17,6 @@ import type { PageLink } from '../../pipeline/page-links.js';
 import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
 import type { FormatContent, PageContentStore } from '../pages/page-content.js';
 import { Page } from '../pages/page.entity.js';
-import { SEARCH_TEXT_MAX_CHARS } from '../pages/page-row.js';
 import { planScrape, type ScrapePlan } from './scrape-plan.js';
 import type { ScrapeOptions } from './scrape.schema.js';
 
@@ -35,6 +34,8 @@ export interface ScrapeExecutorDeps {
   proxies: ProxyPool;
   /** Model providers for `llm_extract`; without a default one, the deterministic extractor fills it. */
   models?: ModelRegistry;
+  /** Characters of a page's markdown or text its full-text index reads (PAGE_SEARCH_TEXT_CHARS). */
+  searchTextChars: number;
 }
 
 export interface ExecuteRequest {
@@ -205,7 +206,7 @@ export class ScrapeExecutor {
       actionsOutput: toStorable(snapshot.actionsOutput ?? null),
       createdAt: new Date(),
       // For the full-text index of stored pages (what the built-in search provider finds).
-      searchText: searchTextOf(content),
+      searchText: searchTextOf(content, this.deps.searchTextChars),
     });
     return {
       page,
@@ -251,9 +252,9 @@ export class ScrapeExecutor {
 }
 
 /** The page's text for the full-text index: its markdown or text, cut and storable; null without either. */
-function searchTextOf(content: FormatContent): string | null {
+function searchTextOf(content: FormatContent, chars: number): string | null {
   const text = content.markdown ?? content.text;
-  return text ? toStorable(text.slice(0, SEARCH_TEXT_MAX_CHARS)) : null;
+  return text && chars > 0 ? toStorable(text.slice(0, chars)) : null;
 }
 
 /** The URL as the page records it (what the guard checked: parsed and serialised by URL). */

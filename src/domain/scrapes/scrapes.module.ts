@@ -16,7 +16,7 @@ export const scrapesModule = defineModule({
   name: 'scrapes',
   entities: [ScrapeSchema],
   services: (ctx) => {
-    const { pages, pageContent } = ctx.use(pagesModule);
+    const { pages, pageContent, pageSettings } = ctx.use(pagesModule);
     const executor = new ScrapeExecutor({
       engines: ctx.engines,
       guard: ctx.guard,
@@ -27,6 +27,7 @@ export const scrapesModule = defineModule({
       convertPool: ctx.convertPool,
       proxies: ctx.proxies,
       models: ctx.models,
+      searchTextChars: pageSettings.searchTextChars,
     });
     return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor, parsers: ctx.parsers };
   },

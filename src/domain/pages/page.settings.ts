@@ -1,0 +1,19 @@
+import { int, type ParsedOf, type SettingsTable } from '../../settings.js';
+
+/** The pages module's settings (src/config.ts reads them with the core's). */
+export const PAGE_SETTINGS = {
+  PAGE_SEARCH_TEXT_CHARS: {
+    schema: int(0, 100_000),
+    default: '20000',
+    doc: "Characters of a stored page's markdown (or text) written to the full-text index of the `stored` search provider, after its title and description. The index is computed with every page stored, on the database's CPU: on the embedded database 20,000 characters cost more than the rest of a scrape (docs/benchmarks.md). Lower it for throughput; 0 indexes titles and descriptions only. Pages stored before a change keep their index.",
+  },
+} satisfies SettingsTable;
+
+export interface PageSettings {
+  /** Characters of a page's text in its `search_vector` (title and description are always in it). */
+  searchTextChars: number;
+}
+
+export function pageSettings(v: ParsedOf<typeof PAGE_SETTINGS>): PageSettings {
+  return { searchTextChars: v.PAGE_SEARCH_TEXT_CHARS };
+}
