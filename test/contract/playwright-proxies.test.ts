@@ -10,7 +10,13 @@ import { requiredCapabilities } from '../../src/engine/selection.js';
 import type { PageRequest, ProxyChoice, ScrapeEngine } from '../../src/engine/types.js';
 import type { FixtureServer } from '../support/fixture-server.js';
 import { createTestResolver, expectFailure } from './engine.contract.js';
-import { FETCH_BUDGET_MS, makeEngine, startJsSite, startSecretServer, type SecretServer } from './playwright-support.js';
+import {
+  FETCH_BUDGET_MS,
+  makeEngine,
+  startJsSite,
+  startSecretServer,
+  type SecretServer,
+} from './playwright-support.js';
 
 /**
  * Proxies for both engines, through real local forward proxies (proxy-chain) that record what
