@@ -62,11 +62,16 @@ export class ScheduleCaller {
       } catch (err) {
         return failed(null, err instanceof AppError ? `${err.code}: ${err.detail}` : String(err));
       }
-      const answer = await request(url, method, method === 'POST' ? JSON.stringify(call.payload) : null, {
+      const body = method === 'POST' ? JSON.stringify(call.payload) : null;
+      const options = {
         agents: this.agents,
         signal: deadline,
         headers: { 'x-gleaner-schedule-id': call.scheduleId, 'idempotency-key': call.runId },
-      });
+      };
+      let answer = await request(url, method, body, options);
+      // A kept-alive connection the server closed as this request went out (it idled out there):
+      // sent again once, as Node advises for `reusedSocket`; the idempotency key is the same.
+      if ('stale' in answer) answer = await request(url, method, body, { ...options, fresh: true });
       if ('error' in answer) {
         const timedOut = deadline.aborted && !call.signal.aborted;
         return failed(null, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : answer.error);
@@ -179,12 +184,27 @@ interface Answer {
   excerpt: string;
 }
 
+/** The request failed before any answer on a connection kept alive from an earlier request. */
+interface Stale {
+  stale: true;
+  error: string;
+}
+
+/** Errors of a kept-alive connection the server closed just as it was reused. */
+const STALE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 function request(
   url: URL,
   method: ScheduleMethod,
   body: string | null,
-  options: { agents: GuardedAgents; signal: AbortSignal; headers: Record<string, string> },
-): Promise<Answer | { error: string }> {
+  options: {
+    agents: GuardedAgents;
+    signal: AbortSignal;
+    headers: Record<string, string>;
+    /** A retry after a stale connection: report its errors as they are. */
+    fresh?: boolean;
+  },
+): Promise<Answer | Stale | { error: string }> {
   return new Promise((resolve) => {
     if (options.signal.aborted) {
       resolve({ error: 'aborted' });
@@ -229,11 +249,14 @@ function request(
       res.on('close', finish);
       res.on('error', finish);
     });
+    let answered = false;
+    req.on('response', () => (answered = true));
     req.on('error', (err) => {
       const e = err as Error & { code?: string };
-      resolve({
-        error: err instanceof AppError ? `${err.code}: ${err.detail}` : e.code ? `${e.code}: ${e.message}` : e.message,
-      });
+      const error =
+        err instanceof AppError ? `${err.code}: ${err.detail}` : e.code ? `${e.code}: ${e.message}` : e.message;
+      const stale = req.reusedSocket && !answered && !options.fresh && !options.signal.aborted;
+      resolve(stale && STALE_CODES.has(e.code ?? '') ? { stale: true, error } : { error });
     });
     req.end(body ?? undefined);
   });

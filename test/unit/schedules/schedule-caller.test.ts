@@ -1,0 +1,82 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGuardedAgents, type GuardedAgents } from '../../../src/engine/guarded-agents.js';
+import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
+import { ScheduleCaller, type ScheduleCall } from '../../../src/domain/schedules/schedule-caller.js';
+
+/**
+ * A target that answers the first request of each connection with keep-alive, and treats later
+ * requests on a connection as `dropLater` says: `reset` closes the connection as the request
+ * arrives (what a server does when its idle timeout and the client's reuse cross).
+ */
+async function startTarget(dropLater: boolean, dropFirst = false) {
+  const perSocket = new WeakMap<object, number>();
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    const n = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, n);
+    seen.push(`${req.method} ${req.url} #${n} ${req.headers['idempotency-key']}`);
+    if ((n > 1 && dropLater) || (n === 1 && dropFirst)) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`ok ${n}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    seen,
+    url: (path: string) => new URL(`http://127.0.0.1:${port}${path}`),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()),
+  };
+}
+
+let agents: GuardedAgents | null = null;
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  agents?.destroy();
+  agents = null;
+  for (const close of closers) await close();
+  closers = [];
+});
+
+function callerFor(port: number): ScheduleCaller {
+  const guard = createOutboundGuard({ allowPrivate: false, denyDomains: [], allowAddresses: [`127.0.0.1:${port}`] });
+  agents = createGuardedAgents(guard);
+  return new ScheduleCaller(agents, guard, 5000);
+}
+
+const call = (url: URL, runId: string, method: 'GET' | 'POST' = 'GET'): ScheduleCall => ({
+  target: { kind: 'url', url },
+  method,
+  payload: { n: 1 },
+  actor: { teamId: 'team_a', via: 'api_key' } as ScheduleCall['actor'],
+  scheduleId: 'sched_a',
+  runId,
+  signal: new AbortController().signal,
+});
+
+describe('schedule URL calls over kept-alive connections', () => {
+  it('sends a call again once when the reused connection was closed under it', async () => {
+    const target = await startTarget(true);
+    closers.push(target.close);
+    const caller = callerFor(target.port);
+    expect(await caller.call(call(target.url('/a'), 'run_1'))).toMatchObject({ ok: true, httpStatus: 200 });
+    const second = await caller.call(call(target.url('/b'), 'run_2', 'POST'));
+    expect(second).toMatchObject({ ok: true, httpStatus: 200, excerpt: 'ok 1' });
+    // The second call went out twice: on the kept-alive connection (closed), then on a new one.
+    expect(target.seen).toEqual(['GET /a #1 run_1', 'POST /b #2 run_2', 'POST /b #1 run_2']);
+  });
+
+  it('does not send again when a new connection fails, nor more than once', async () => {
+    const first = await startTarget(false, true);
+    closers.push(first.close);
+    const caller = callerFor(first.port);
+    const outcome = await caller.call(call(first.url('/a'), 'run_1'));
+    expect(outcome).toMatchObject({ ok: false, httpStatus: null });
+    expect(outcome.error).toMatch(/ECONNRESET|socket hang up/);
+    expect(first.seen).toEqual(['GET /a #1 run_1']);
+  });
+});
