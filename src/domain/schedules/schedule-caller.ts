@@ -70,7 +70,8 @@ export class ScheduleCaller {
       };
       let answer = await request(url, method, body, options);
       // A kept-alive connection the server closed as this request went out (it idled out there):
-      // sent again once, as Node advises for `reusedSocket`; the idempotency key is the same.
+      // sent again once on a new connection, as Node advises for `reusedSocket`; the idempotency
+      // key is the same.
       if ('stale' in answer) answer = await request(url, method, body, { ...options, fresh: true });
       if ('error' in answer) {
         const timedOut = deadline.aborted && !call.signal.aborted;
@@ -220,9 +221,12 @@ function request(
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(body);
     }
+    const agent = url.protocol === 'https:' ? options.agents.https : options.agents.http;
     const req = client.request(url, {
       method,
-      agent: url.protocol === 'https:' ? options.agents.https : options.agents.http,
+      // A retry opens a new connection (through the same guarded connect) instead of taking the
+      // next kept-alive one: connections opened in one burst idle out at the server together.
+      ...(options.fresh ? { agent: false, createConnection: agent.createConnection.bind(agent) } : { agent }),
       headers,
       signal: options.signal,
     });

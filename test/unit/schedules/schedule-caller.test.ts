@@ -70,6 +70,17 @@ describe('schedule URL calls over kept-alive connections', () => {
     expect(target.seen).toEqual(['GET /a #1 run_1', 'POST /b #2 run_2', 'POST /b #1 run_2']);
   });
 
+  it('sends it again on a new connection, not on the next kept-alive one (which idled out too)', async () => {
+    const target = await startTarget(true);
+    closers.push(target.close);
+    const caller = callerFor(target.port);
+    // Two calls at once: two connections kept alive.
+    await Promise.all([caller.call(call(target.url('/a'), 'run_1')), caller.call(call(target.url('/b'), 'run_2'))]);
+    const third = await caller.call(call(target.url('/c'), 'run_3'));
+    expect(third).toMatchObject({ ok: true, httpStatus: 200, excerpt: 'ok 1' });
+    expect(target.seen.slice(2)).toEqual(['GET /c #2 run_3', 'GET /c #1 run_3']);
+  });
+
   it('does not send again when a new connection fails, nor more than once', async () => {
     const first = await startTarget(false, true);
     closers.push(first.close);
