@@ -230,7 +230,9 @@ function request(
       headers,
       signal: options.signal,
     });
+    let answered = false;
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       let settled = false;
@@ -253,8 +255,6 @@ function request(
       res.on('close', finish);
       res.on('error', finish);
     });
-    let answered = false;
-    req.on('response', () => (answered = true));
     req.on('error', (err) => {
       const e = err as Error & { code?: string };
       const error =

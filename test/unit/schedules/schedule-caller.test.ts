@@ -6,9 +6,9 @@ import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
 import { ScheduleCaller, type ScheduleCall } from '../../../src/domain/schedules/schedule-caller.js';
 
 /**
- * A target that answers the first request of each connection with keep-alive, and treats later
- * requests on a connection as `dropLater` says: `reset` closes the connection as the request
- * arrives (what a server does when its idle timeout and the client's reuse cross).
+ * A target that answers with keep-alive, except that it closes the connection as a request
+ * arrives: every later request of a connection with `dropLater` (what a server does when its
+ * idle timeout and the client's reuse cross), the first with `dropFirst`.
  */
 async function startTarget(dropLater: boolean, dropFirst = false) {
   const perSocket = new WeakMap<object, number>();
