@@ -38,6 +38,22 @@ export const CLAIM_SQL = `
   from chosen where j.id = chosen.id
   returning j.id, j.kind, j.team_id, j.payload, j.attempts, j.max_attempts, j.concurrency_key`;
 
+/**
+ * The claim of a kind with no per-key limit: the `max` oldest due jobs by priority, and only
+ * they are locked (the limited claim locks `claimScan(max)` candidates to step over keys at
+ * their limit, and counts running jobs per key). Parameters: kind, max, owner, lease seconds.
+ */
+export const CLAIM_FREE_SQL = `
+  with chosen as (
+    select id from jobs
+    where kind = ? and status = 'queued' and run_at <= now()
+    order by priority desc, run_at, seq limit ? for update skip locked
+  )
+  update jobs j set status = 'running', attempts = j.attempts + 1, lease_owner = ?,
+    lease_expires_at = now() + make_interval(secs => ?), started_at = clock_timestamp()
+  from chosen where j.id = chosen.id
+  returning j.id, j.kind, j.team_id, j.payload, j.attempts, j.max_attempts, j.concurrency_key`;
+
 /** A claimed row (`id, kind, team_id, payload, attempts, max_attempts, concurrency_key`) as a ClaimedJob. */
 export function toClaimed<P>(r: Row, owner: string): ClaimedJob<P> {
   return {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec, formatSql } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
-import { CLAIM_SQL, claimScan, toClaimed } from './job-claim.js';
+import { CLAIM_FREE_SQL, CLAIM_SQL, claimScan, toClaimed } from './job-claim.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -109,15 +109,14 @@ export class JobQueue {
     if (max <= 0) return [];
     const spec = this.spec(kind);
     const limit = spec.concurrencyLimit;
-    const scan = claimScan(max);
-    const params = [kind, scan, kind, limit ?? null, limit ?? null, max, owner, spec.leaseMs / 1000];
+    const leaseSecs = spec.leaseMs / 1000;
     const rows =
       limit === undefined
-        ? await exec(this.orm.em.fork(), CLAIM_SQL, params)
+        ? await exec(this.orm.em.fork(), CLAIM_FREE_SQL, [kind, max, owner, leaseSecs])
         : await this.orm.em.fork().transactional(async (em) => {
             // Two claims counting the same key's running jobs at once could both take its last slot.
             await exec(em, 'select pg_advisory_xact_lock(hashtext(?))', [`jobs:${kind}`]);
-            return exec(em, CLAIM_SQL, params);
+            return exec(em, CLAIM_SQL, [kind, claimScan(max), kind, limit, limit, max, owner, leaseSecs]);
           });
     return rows.map((r) => toClaimed<P>(r, owner));
   }
