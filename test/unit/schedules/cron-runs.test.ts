@@ -179,6 +179,21 @@ describe('nextRuns: edges', () => {
   });
 });
 
+describe('answers kept for reuse', () => {
+  it('gives each caller dates of its own, and the same instants again', () => {
+    const window = { timezone: 'Europe/Berlin', after: new Date('2025-03-29T12:00:00Z'), count: 2 };
+    const first = nextRuns('30 2 * * ? *', window);
+    first[0]!.setTime(0); // a caller changing its answer changes nobody else's
+    expect(nextRuns('30 2 * * ? *', window).map((d) => d.toISOString())).toEqual([
+      '2025-03-30T01:00:00.000Z', // 02:30 does not exist that night: 03:00 CEST
+      '2025-03-31T00:30:00.000Z',
+    ]);
+    const next = nextRun('30 2 * * ? *', window)!;
+    next.setTime(0);
+    expect(nextRun('30 2 * * ? *', window)!.toISOString()).toBe('2025-03-30T01:00:00.000Z');
+  });
+});
+
 describe('reusing a parsed expression', () => {
   it('answers each call from its own instant, whatever was asked before, per time zone', () => {
     const at = (iso: string) => new Date(iso);
