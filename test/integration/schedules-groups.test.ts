@@ -155,6 +155,30 @@ describe('schedule firings in groups', () => {
     expect((await api.services.schedules.get(actor, s.id)).state).toBe('DELETED');
   });
 
+  it('recording runs leaves a schedule that goes on unwritten, and reads the state a delete left', async () => {
+    const [on, gone] = [await everyMinute(), await everyMinute()];
+    const jobs = await claimFirings([on, gone]);
+    const begun = await begin(jobs);
+    const version = async (id: string) =>
+      (await sql<{ v: string }>('select xmin::text as v from schedules where id = ?', [id]))[0]!.v;
+    const before = await version(on);
+    await api.services.schedules.delete(actor, gone); // while its call is under way
+    const calls = jobs.map((job, i) => ({
+      job,
+      scheduleId: begun[i]!.schedule.id,
+      runId: begun[i]!.run.id,
+      outcome: OK,
+    }));
+    const finished = await queue.transaction((em) => finishFirings(em, queue, calls));
+    expect(await version(on)).toBe(before);
+    const stateOf = new Map(finished.map((f) => [f!.schedule.id, f!.schedule.state]));
+    expect(Object.fromEntries([on, gone].map((id) => [id === on ? 'on' : 'gone', stateOf.get(id)]))).toEqual({
+      on: 'ENABLED',
+      gone: 'DELETED',
+    });
+    expect(finished.map((f) => f!.run.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it('a delete during a group waits for its runs to be recorded, then removes the next due time', async () => {
     const [a, b] = [await everyMinute(), await everyMinute()];
     const jobs = await claimFirings([a, b]);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exec } from '../../db/sql.js';
+import { exec, type Row } from '../../db/sql.js';
 import { toStorable } from '../../input-rules.js';
 import type { ClaimedJob } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
@@ -27,11 +27,13 @@ export const END_IF_DONE = `update schedules set
    deleted_at = case when next_run_at is null then coalesce(deleted_at, now()) else deleted_at end`;
 
 /**
- * Records the outcomes of a group of calls in the caller's transaction, in four statements
- * whatever the group's size: completes the jobs whose lease their worker still holds (the
- * others are no longer theirs to record: the next attempt takes the run over), locks their
- * schedules in id order (as a group's begin does), records the runs, and ends the schedules
- * with no due time left. One result per call, in order: null when its lease was lost.
+ * Records the outcomes of a group of calls in the caller's transaction, in three statements
+ * whatever the group's size (four when some schedules end): completes the jobs whose lease their
+ * worker still holds (the others are no longer theirs to record: the next attempt takes the run
+ * over), ends the schedules with no due time left (locked in id order first, as a group's begin
+ * locks them), and records the runs, reading their schedules as they are now. A schedule that
+ * goes on is not written (it was rewritten, unchanged, once per run).
+ * One result per call, in order: null when its lease was lost.
  */
 export async function finishFirings(
   em: EntityManager,
@@ -45,14 +47,22 @@ export async function finishFirings(
   const mine = calls.filter((c) => completed.has(c.job.id));
   if (mine.length === 0) return calls.map(() => null);
   const scheduleIds = [...new Set(mine.map((c) => c.scheduleId))];
-  await exec(em, 'select id from schedules where id in (?) order by id for update', [scheduleIds]);
-  const runs = await exec(
+  // Only the schedules with no due time left are locked (in id order) and written.
+  const ending = await exec<{ id: string }>(
     em,
-    `update schedule_runs r set status = f.status, finished_at = clock_timestamp(), http_status = f.http_status,
-       error = f.error, resource_id = f.resource_id, response_excerpt = f.excerpt
-     from jsonb_to_recordset(?::jsonb)
-       as f(id text, status text, http_status int, error text, resource_id text, excerpt text)
-     where r.id = f.id and r.id in (?) returning r.*`,
+    `select id from schedules where id in (?) and next_run_at is null and state <> 'DELETED' order by id for update`,
+    [scheduleIds],
+  );
+  if (ending.length > 0) await exec(em, `${END_IF_DONE} where id in (?)`, [ending.map((r) => r.id)]);
+  const rows = await exec(
+    em,
+    `with runs as (
+       update schedule_runs r set status = f.status, finished_at = clock_timestamp(), http_status = f.http_status,
+         error = f.error, resource_id = f.resource_id, response_excerpt = f.excerpt
+       from jsonb_to_recordset(?::jsonb)
+         as f(id text, status text, http_status int, error text, resource_id text, excerpt text)
+       where r.id = f.id and r.id in (?) returning r.*)
+     select to_jsonb(runs.*) as run, to_jsonb(s.*) as schedule from runs join schedules s on s.id = runs.schedule_id`,
     [
       JSON.stringify(
         mine.map(({ runId, outcome }) => ({
@@ -68,12 +78,9 @@ export async function finishFirings(
       mine.map((c) => c.runId),
     ],
   );
-  const schedules = await exec(em, `${END_IF_DONE} where id in (?) returning *`, [scheduleIds]);
-  const runById = new Map(runs.map((r) => [r.id as string, scheduleRunOf(r)]));
-  const scheduleById = new Map(schedules.map((s) => [s.id as string, scheduleOf(s)]));
+  const byRun = new Map(rows.map((r) => [(r.run as Row).id as string, r]));
   return calls.map((c) => {
-    const run = completed.has(c.job.id) ? runById.get(c.runId) : undefined;
-    const schedule = scheduleById.get(c.scheduleId);
-    return run && schedule ? { schedule, run } : null;
+    const row = completed.has(c.job.id) ? byRun.get(c.runId) : undefined;
+    return row ? { schedule: scheduleOf(row.schedule as Row), run: scheduleRunOf(row.run as Row) } : null;
   });
 }
