@@ -34,7 +34,12 @@ export async function createPostgresPubSub(connectionString: string, logger: Log
   // published). A process firing 10,000 schedules sent 20,000 lone NOTIFYs before.
   const notifies = new GroupCommit<string, void>(
     async (payloads) => {
-      await publisher.query('select pg_notify($1, p) from unnest($2::text[]) as p', [PG_CHANNEL, payloads]);
+      // The payloads go as one JSON array: pg escapes a text[] parameter in JavaScript, element
+      // by element (1.5 % of a worker's CPU while it fired 10,000 schedules); JSON.stringify is native.
+      await publisher.query('select pg_notify($1, p) from json_array_elements_text($2::json) as p', [
+        PG_CHANNEL,
+        JSON.stringify(payloads),
+      ]);
       return payloads.map(() => undefined);
     },
     { windowMs: 0, maxSize: MAX_GROUP, maxInFlight: 1 },
