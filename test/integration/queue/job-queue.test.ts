@@ -104,6 +104,43 @@ describe('JobQueue', () => {
     expect(await queue.heartbeat('w1', [a!, b!])).toEqual(['b']);
   });
 
+  it('renews the leases of unlocked rows at once, and a row another transaction holds once it is free', async () => {
+    await queue.enqueue([
+      { id: 'a', kind: 'test.job' },
+      { id: 'b', kind: 'test.job' },
+    ]);
+    const [a, b] = await queue.claim('test.job', 'w1', 2);
+    // An hour left: a renewal (to the kind's half second) shows.
+    await exec(orm.em.fork(), `update jobs set lease_expires_at = now() + interval '1 hour'`);
+    const leftOf = async (id: string) =>
+      Number(
+        (
+          await exec<{ left: number }>(
+            orm.em.fork(),
+            'select extract(epoch from lease_expires_at - now()) as left from jobs where id = ?',
+            [id],
+          )
+        )[0]!.left,
+      );
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const locking = orm.em.fork().transactional(async (em) => {
+      await exec(em, `select id from jobs where id = 'b' for update`);
+      started();
+      await held;
+    });
+    await inside;
+    const beat = queue.heartbeat('w1', [a!, b!]);
+    await expect.poll(() => leftOf('a'), { timeout: 5000 }).toBeLessThan(60); // renewed while b is locked
+    expect(await leftOf('b')).toBeGreaterThan(3000);
+    release();
+    await locking;
+    expect(await beat).toEqual([]);
+    expect(await leftOf('b')).toBeLessThan(60);
+  });
+
   it('renews leases on its own connection while every pooled connection is busy', async () => {
     const small = await createOrm({ connection: db.url, poolSize: 1 });
     const leases = new LeaseConnection(db.url);
