@@ -110,7 +110,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
   const closers: (() => Promise<void>)[] = [() => db.close()];
   try {
     if (db.migrated.length > 0) logger.info({ migrations: db.migrated }, 'database migrated');
-    const pubsub = options.pubsub ?? (await createPubSub(config, db, logger));
+    const pubsub = options.pubsub ?? (await createPubSub(config, db, logger, role));
     if (!options.pubsub) closers.unshift(() => pubsub.close()); // an injected pubsub belongs to the caller
     const urls = createPublicUrls(config);
     const secret = await signingSecret(db.orm, config.signingSecret);
@@ -237,14 +237,15 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
   }
 }
 
-async function createPubSub(config: AppConfig, db: Database, logger: Logger): Promise<PubSub> {
+async function createPubSub(config: AppConfig, db: Database, logger: Logger, role: Role): Promise<PubSub> {
   const wanted = config.pubsub === 'auto' ? (db.kind === 'server' ? 'postgres' : 'memory') : config.pubsub;
   if (wanted === 'memory') return createMemoryPubSub();
   if (typeof db.connection !== 'string') {
     // PGlite is one session behind a socket: NOTIFY does not cross its connections.
     throw new Error('PUBSUB=postgres needs DATABASE_URL (the embedded database cannot carry LISTEN/NOTIFY)');
   }
-  return createPostgresPubSub(db.connection, logger);
+  // A worker process serves no subscribers: it publishes, and listens only if something subscribes.
+  return createPostgresPubSub(db.connection, logger, { listen: role === 'worker' ? 'on-subscribe' : 'now' });
 }
 
 function createPublicUrls(config: AppConfig): PublicUrls {

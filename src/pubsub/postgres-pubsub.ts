@@ -25,7 +25,23 @@ const MAX_GROUP = 200;
  * signals (durable state lives in tables), so a listener that reconnects after an outage
  * simply resumes; events published while it was away are not replayed.
  */
-export async function createPostgresPubSub(connectionString: string, logger: Logger): Promise<PubSub> {
+export interface PostgresPubSubOptions {
+  /**
+   * `now` (default): LISTEN from the start, so a subscriber gets every event published once it
+   * has subscribed. `on-subscribe`: only once something here subscribes (events published
+   * before the LISTEN is in place are not seen) — for processes and threads that publish and
+   * serve no subscribers (worker processes, job threads, the CLI). Every LISTENing connection
+   * receives and parses every event of every process: while two worker processes fired 10,000
+   * schedules, three connections took 20,000 notifications each, two of them (the workers') for nobody.
+   */
+  listen?: 'now' | 'on-subscribe';
+}
+
+export async function createPostgresPubSub(
+  connectionString: string,
+  logger: Logger,
+  options: PostgresPubSubOptions = {},
+): Promise<PubSub> {
   const fanout = new LocalFanout();
   const publisher = new pg.Pool({ connectionString, max: 2, application_name: 'gleaner-pubsub' });
   publisher.on('error', (err) => logger.warn({ err }, 'pubsub publisher connection error'));
@@ -80,13 +96,16 @@ export async function createPostgresPubSub(connectionString: string, logger: Log
       throw err;
     }
   };
-  try {
-    await connect();
-  } catch (err) {
-    closed = true; // no reconnect loop for a pubsub that never started
-    await publisher.end();
-    throw err;
+  if (options.listen !== 'on-subscribe') {
+    try {
+      await connect();
+    } catch (err) {
+      closed = true; // no reconnect loop for a pubsub that never started
+      await publisher.end();
+      throw err;
+    }
   }
+  let listening = options.listen !== 'on-subscribe';
 
   return {
     kind: 'postgres',
@@ -95,7 +114,14 @@ export async function createPostgresPubSub(connectionString: string, logger: Log
       if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`event ${event.type} is too large for NOTIFY`);
       await notifies.submit(payload);
     },
-    subscribe: (channel, signal) => fanout.subscribe(channel, signal),
+    subscribe(channel, signal) {
+      if (!listening && !closed) {
+        listening = true;
+        // connect() schedules its own reconnects when it fails.
+        void connect().catch((err: unknown) => logger.warn({ err }, 'pubsub: could not start listening'));
+      }
+      return fanout.subscribe(channel, signal);
+    },
     async close() {
       closed = true;
       const client = listener;

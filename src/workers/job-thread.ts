@@ -60,7 +60,7 @@ export async function runJob(name: string, body: (ctx: JobContext) => Promise<vo
     owner: `${os.hostname()}:${process.pid}:${threadId}:${name}`,
     async pubsub() {
       if (data.relayEvents) return createThreadPubSub(port);
-      const pubsub = await createPostgresPubSub(data.connection as string, logger);
+      const pubsub = await createPostgresPubSub(data.connection as string, logger, { listen: 'on-subscribe' });
       closers.push(() => pubsub.close());
       return pubsub;
     },

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { teamChannel, type DomainEvent } from '../../src/pubsub/events.js';
@@ -39,5 +40,35 @@ describe('Postgres pubsub', () => {
     }
     stop.abort();
     expect(got).toEqual(sent.map((e) => (e as unknown as { i: number }).i));
+  });
+
+  it('a pubsub that listens on subscribe opens no LISTEN connection until something subscribes', async () => {
+    const quiet = await createPostgresPubSub(db.url, logger, { listen: 'on-subscribe' });
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    const listeners = async () =>
+      Number(
+        (
+          await admin.query(
+            `select count(*)::int as n from pg_stat_activity
+             where datname = current_database() and application_name = 'gleaner-pubsub-listen'`,
+          )
+        ).rows[0].n,
+      );
+    try {
+      const before = await listeners(); // the publisher's and the subscriber's, from the start
+      expect(before).toBe(2);
+      await quiet.publish({ type: 'test.tick', teamId: 'team_quiet', at: 0 }); // publishing needs none
+      const stop = new AbortController();
+      const events = quiet.subscribe(teamChannel('team_quiet'), stop.signal);
+      await expect.poll(listeners, { timeout: 10_000 }).toBe(before + 1);
+      await publisher.publish({ type: 'test.tick', teamId: 'team_quiet', at: 1 });
+      const first = await events.next();
+      stop.abort();
+      expect(first.value).toMatchObject({ type: 'test.tick', at: 1 });
+    } finally {
+      await admin.end();
+      await quiet.close();
+    }
   });
 });
