@@ -9,7 +9,9 @@
  *
  * Options: --pages N (site articles and max_pages, default 2000) --concurrency N (both sides,
  * default 8) --runs N (per side, default 3) --seed S --database-url postgres://... (default: the
- * embedded database, as `npm start`) --out NAME. Writes bench/results/NAME.json (git-ignored)
+ * embedded database, as `npm start`) --cpu-prof DIR (the service process writes V8 CPU profiles
+ * there as it stops; `bench/profile-summary.ts` summarises them) --set NAME=VALUE (a setting of
+ * the service, repeatable) --out NAME. Writes bench/results/NAME.json (git-ignored)
  * and prints a markdown summary. See docs/benchmarks.md, "Crawls".
  */
 import fs from 'node:fs/promises';
@@ -32,6 +34,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     site: { type: 'string', default: DEFAULT_SITE_DIR },
     'database-url': { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    set: { type: 'string', multiple: true, default: [] },
     out: { type: 'string' },
   },
 });
@@ -148,6 +152,7 @@ async function main(): Promise<void> {
   const bare = await forkTs<{ pid: number }>(fileURLToPath(import.meta.url), { args: ['--role', 'bare'] });
   const { service, firstBootRssBytes, removeDataDir } = await startRestartedService({
     databaseUrl: values['database-url'],
+    ...(values['cpu-prof'] ? { cpuProfileDir: path.resolve(values['cpu-prof']) } : {}),
     env: {
       CRAWL_CONCURRENCY: String(concurrency),
       CRAWL_HOST_CONCURRENCY: String(concurrency),
@@ -155,6 +160,9 @@ async function main(): Promise<void> {
       BROWSER_ENABLED: 'false',
       WORKER_THREADS: '1',
       CRAWL_THREADS: '1',
+      ...Object.fromEntries(
+        values.set.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      ),
     },
   });
   const origin = site.ready.origin;
