@@ -91,3 +91,36 @@ describe('schedule URL calls over kept-alive connections', () => {
     expect(first.seen).toEqual(['GET /a #1 run_1']);
   });
 });
+
+describe('the deadline of a schedule URL call', () => {
+  /** A target that takes each request and never answers. */
+  async function silentTarget() {
+    const server = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    return { port, url: new URL(`http://127.0.0.1:${port}/slow`) };
+  }
+
+  it('fails a call with no answer in time as timed out', async () => {
+    const target = await silentTarget();
+    const guard = createOutboundGuard({
+      allowPrivate: false,
+      denyDomains: [],
+      allowAddresses: [`127.0.0.1:${target.port}`],
+    });
+    agents = createGuardedAgents(guard);
+    const outcome = await new ScheduleCaller(agents, guard, 300).call(call(target.url, 'run_1'));
+    expect(outcome).toMatchObject({ ok: false, httpStatus: null, error: 'no answer within 0.3 s' });
+  });
+
+  it('reports a call its job stopped as stopped, not timed out', async () => {
+    const target = await silentTarget();
+    const caller = callerFor(target.port);
+    const job = new AbortController();
+    setTimeout(() => job.abort(new Error('lease lost')), 200);
+    const outcome = await caller.call({ ...call(target.url, 'run_1'), signal: job.signal });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).not.toMatch(/no answer within/);
+  });
+});
