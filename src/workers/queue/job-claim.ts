@@ -1,7 +1,8 @@
-import type { Row } from '../../db/sql.js';
+import { formatSql, type Row } from '../../db/sql.js';
 import type { ClaimedJob } from './job-kind.js';
 
-// The claim statement (JobQueue.claim) and what it returns, apart from the queue's lifecycle.
+// The statements that take and keep jobs (JobQueue.claim, JobQueue.heartbeat) and what a claim
+// returns, apart from the queue's lifecycle.
 
 /** Candidates a claim looks at per job it wants: enough to step over hosts at their limit. */
 const SCAN_FACTOR = 8;
@@ -66,4 +67,19 @@ export function toClaimed<P>(r: Row, owner: string): ClaimedJob<P> {
     concurrencyKey: (r.concurrency_key as string | null) ?? null,
     owner,
   };
+}
+
+/**
+ * The statement renewing `owner`'s leases on `ids` by `secs` (values written in, for the lease
+ * connection's simple queries), locking in id order; `skip locked` passes over rows another
+ * transaction holds, `wait` waits for them. Returns the ids renewed.
+ */
+export function renewSql(ids: readonly string[], owner: string, secs: number, locked: 'skip locked' | 'wait'): string {
+  return formatSql(
+    `update jobs j set lease_expires_at = now() + make_interval(secs => ?)
+     from (select id from jobs where id in (${ids.map(() => '?').join(', ')}) and status = 'running'
+             and lease_owner = ? order by id for update${locked === 'skip locked' ? ' skip locked' : ''}) as mine
+     where j.id = mine.id returning j.id`,
+    [secs, ...ids, owner],
+  );
 }

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
-import { CLAIM_FREE_SQL, CLAIM_SQL, claimScan, toClaimed } from './job-claim.js';
-import { jobFigures, pendingKinds, purgeFinishedJobs, renewSql } from './job-reports.js';
+import { CLAIM_FREE_SQL, CLAIM_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
+import { jobFigures, pendingKinds, purgeFinishedJobs } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
 export interface JobQueueOptions {

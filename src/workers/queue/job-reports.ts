@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { exec, formatSql } from '../../db/sql.js';
+import { exec } from '../../db/sql.js';
 import type { JobFigures } from './job-kind.js';
 
 // What the queue reports about itself and its housekeeping, apart from the lifecycle of a job
-// (JobQueue): which kinds have work (the supervisor), figures per kind, purging finished jobs,
-// and the statement that renews leases.
+// (JobQueue): which kinds have work (the supervisor), figures per kind, purging finished jobs.
 
 /** Kinds with work now or within `horizonMs` (running jobs count: their leases may expire here). One query. */
 export async function pendingKinds(
@@ -66,19 +65,4 @@ export async function purgeFinishedJobs(
     total += rows.length;
     if (rows.length < 1000) return total;
   }
-}
-
-/**
- * The statement renewing `owner`'s leases on `ids` by `secs` (values written in, for the lease
- * connection's simple queries), locking in id order; `skip locked` passes over rows another
- * transaction holds, `wait` waits for them. Returns the ids renewed.
- */
-export function renewSql(ids: readonly string[], owner: string, secs: number, locked: 'skip locked' | 'wait'): string {
-  return formatSql(
-    `update jobs j set lease_expires_at = now() + make_interval(secs => ?)
-     from (select id from jobs where id in (${ids.map(() => '?').join(', ')}) and status = 'running'
-             and lease_owner = ? order by id for update${locked === 'skip locked' ? ' skip locked' : ''}) as mine
-     where j.id = mine.id returning j.id`,
-    [secs, ...ids, owner],
-  );
 }
