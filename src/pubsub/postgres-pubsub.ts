@@ -96,7 +96,8 @@ export async function createPostgresPubSub(
       throw err;
     }
   };
-  if (options.listen !== 'on-subscribe') {
+  let listening = options.listen !== 'on-subscribe';
+  if (listening) {
     try {
       await connect();
     } catch (err) {
@@ -105,7 +106,6 @@ export async function createPostgresPubSub(
       throw err;
     }
   }
-  let listening = options.listen !== 'on-subscribe';
 
   return {
     kind: 'postgres',
