@@ -29,6 +29,7 @@ import { BENCH_DIR, DEFAULT_SITE_DIR, REPO_ROOT, RESULTS_DIR } from './lib/paths
 import { type BatchBenchResult, renderReport } from './lib/batch/batch-report.js';
 import { measureRun, type RunRecord } from './lib/batch/batch-run.js';
 import { ensureSite } from './lib/site/site-generator.js';
+import { settingsOf } from './lib/settings-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,13 +54,7 @@ const list = (value: string) => value.split(',').map(Number);
 const items = list(values.items);
 const workerCounts = list(values.workers);
 const repeat = Number(values.repeat);
-const env = Object.fromEntries(
-  values.set.map((pair) => {
-    const i = pair.indexOf('=');
-    if (i < 1) throw new Error(`--set expects NAME=VALUE (got ${pair})`);
-    return [pair.slice(0, i), pair.slice(i + 1)];
-  }),
-);
+const env = settingsOf(values.set);
 const startedAt = new Date().toISOString();
 const stem = values.out ?? `batch-${startedAt.slice(0, 19).replace(/[:T]/g, '-')}`;
 const profileRoot = values.profile ? await fs.mkdtemp(path.join(os.tmpdir(), 'gleaner-batch-prof-')) : null;

@@ -24,6 +24,7 @@ import { round } from './lib/measure/stats.js';
 import { BENCH_DIR, DEFAULT_SITE_DIR, RESULTS_DIR } from './lib/paths.js';
 import { startRestartedService, type ServiceProcess } from './lib/service-process.js';
 import { ensureSite } from './lib/site/site-generator.js';
+import { settingsOf } from './lib/settings-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -160,9 +161,7 @@ async function main(): Promise<void> {
       BROWSER_ENABLED: 'false',
       WORKER_THREADS: '1',
       CRAWL_THREADS: '1',
-      ...Object.fromEntries(
-        values.set.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-      ),
+      ...settingsOf(values.set),
     },
   });
   const origin = site.ready.origin;

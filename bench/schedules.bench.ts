@@ -29,6 +29,7 @@ import { startRoleProcess, type RoleProcess } from './lib/batch/role-process.js'
 import { cpuDelta, readTreeCpuTime, descendants } from './lib/measure/proc-stats.js';
 import { summarise, round } from './lib/measure/stats.js';
 import { RESULTS_DIR } from './lib/paths.js';
+import { settingsOf } from './lib/settings-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,12 +46,7 @@ const { values } = parseArgs({
 const count = Number(values.schedules);
 const workerCount = Number(values.workers);
 const log = (line: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-const env = Object.fromEntries(
-  values.set.map((pair) => {
-    const i = pair.indexOf('=');
-    return [pair.slice(0, i), pair.slice(i + 1)];
-  }),
-);
+const env = settingsOf(values.set);
 
 // The target: records when each schedule's call arrives.
 const arrivals = new Map<string, number[]>();

@@ -20,6 +20,7 @@ import { BENCH_DIR, DEFAULT_SITE_DIR } from './lib/paths.js';
 import { createScrapeClient, scrapeBody } from './lib/scrape/scrape-client.js';
 import { startRestartedService } from './lib/service-process.js';
 import { ensureSite } from './lib/site/site-generator.js';
+import { settingsOf } from './lib/settings-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,9 +31,7 @@ const { values } = parseArgs({
     set: { type: 'string', multiple: true },
   },
 });
-const env = Object.fromEntries(
-  (values.set ?? []).map((pair) => [pair.split('=')[0]!, pair.slice(pair.indexOf('=') + 1)]),
-);
+const env = settingsOf(values.set);
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);

@@ -33,6 +33,7 @@ import {
 import { compare, renderReport, type ScrapeBenchResult } from './lib/scrape/scrape-report.js';
 import { type ServiceProcess, startRestartedService } from './lib/service-process.js';
 import { ensureSite } from './lib/site/site-generator.js';
+import { settingsOf } from './lib/settings-args.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,13 +56,7 @@ const { values } = parseArgs({
   },
 });
 /** `--set NAME=VALUE` (repeatable): a service setting for the measured service, e.g. HEAP_GROWTH_PERCENT=60. */
-const settings = Object.fromEntries(
-  (values.set ?? []).map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 1) throw new Error(`--set expects NAME=VALUE (got ${pair})`);
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
-  }),
-);
+const settings = settingsOf(values.set);
 const pages = Number(values.pages);
 const warmup = Number(values.warmup);
 const requests = Number(values.requests ?? pages - warmup);
