@@ -3,7 +3,7 @@ import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
 import { CLAIM_FREE_SQL, CLAIM_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
-import { jobFigures, pendingKinds, purgeFinishedJobs } from './job-reports.js';
+import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
 export interface JobQueueOptions {
@@ -20,9 +20,6 @@ const ownedParams = (jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): unknown
   JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))),
   jobs.map((j) => j.id),
 ];
-
-/** Jobs failed for good per reap round (each in its own transaction, with its kind's hook). */
-const REAP_BATCH = 500;
 
 /**
  * The one durable job queue: every kind of background work is a row of `jobs`, in Postgres
@@ -319,31 +316,12 @@ export class JobQueue {
    * those whose lease expired on their last attempt (`worker_lost`). Safe from any number of
    * workers at once.
    */
-  async reap(kinds: readonly string[] = this.kindNames()): Promise<{ requeued: number; failed: number }> {
-    if (kinds.length === 0) return { requeued: 0, failed: 0 };
-    const requeued = await exec(
-      this.orm.em.fork(),
-      `update jobs set status = 'queued', lease_owner = null, lease_expires_at = null, run_at = now()
-       where id in (select id from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
-                      and attempts < max_attempts for update skip locked)
-       returning id`,
-      [kinds],
+  reap(kinds: readonly string[] = this.kindNames()): Promise<{ requeued: number; failed: number }> {
+    return reapExpiredLeases(
+      () => this.orm.em.fork(),
+      kinds,
+      (em, id, error) => this.fail(em, id, null, error),
     );
-    const exhausted = await exec<{ id: string; attempts: number }>(
-      this.orm.em.fork(),
-      `select id, attempts from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
-         and attempts >= max_attempts limit ?`,
-      [kinds, REAP_BATCH],
-    );
-    let failed = 0;
-    for (const job of exhausted) {
-      const error = {
-        code: 'worker_lost',
-        message: `the worker running this stopped responding on each of ${job.attempts} attempts`,
-      };
-      if (await this.orm.em.fork().transactional((em) => this.fail(em, job.id, null, error))) failed++;
-    }
-    return { requeued: requeued.length, failed };
   }
 
   /** Kinds with work now or within `horizonMs` (running jobs count: their leases may expire here). One query. */

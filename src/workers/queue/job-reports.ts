@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exec } from '../../db/sql.js';
-import type { JobFigures } from './job-kind.js';
+import type { JobError, JobFigures } from './job-kind.js';
 
 // What the queue reports about itself and its housekeeping, apart from the lifecycle of a job
-// (JobQueue): which kinds have work (the supervisor), figures per kind, purging finished jobs.
+// (JobQueue): which kinds have work (the supervisor), figures per kind, reaping expired leases,
+// purging finished jobs.
 
 /** Kinds with work now or within `horizonMs` (running jobs count: their leases may expire here). One query. */
 export async function pendingKinds(
@@ -65,4 +66,44 @@ export async function purgeFinishedJobs(
     total += rows.length;
     if (rows.length < 1000) return total;
   }
+}
+
+/** Jobs failed for good per reap round (each in its own transaction, with its kind's hook). */
+const REAP_BATCH = 500;
+
+/**
+ * Returns jobs of `kinds` whose worker stopped renewing their lease to the queue, and fails
+ * those whose lease expired on their last attempt (`worker_lost`) through `fail`, each in a
+ * transaction of its own (JobQueue.fail with no owner: only if the lease is still expired).
+ * Safe from any number of workers at once.
+ */
+export async function reapExpiredLeases(
+  fork: () => EntityManager,
+  kinds: readonly string[],
+  fail: (em: EntityManager, jobId: string, error: JobError) => Promise<unknown>,
+): Promise<{ requeued: number; failed: number }> {
+  if (kinds.length === 0) return { requeued: 0, failed: 0 };
+  const requeued = await exec(
+    fork(),
+    `update jobs set status = 'queued', lease_owner = null, lease_expires_at = null, run_at = now()
+     where id in (select id from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
+                    and attempts < max_attempts for update skip locked)
+     returning id`,
+    [kinds],
+  );
+  const exhausted = await exec<{ id: string; attempts: number }>(
+    fork(),
+    `select id, attempts from jobs where kind in (?) and status = 'running' and lease_expires_at < now()
+       and attempts >= max_attempts limit ?`,
+    [kinds, REAP_BATCH],
+  );
+  let failed = 0;
+  for (const job of exhausted) {
+    const error = {
+      code: 'worker_lost',
+      message: `the worker running this stopped responding on each of ${job.attempts} attempts`,
+    };
+    if (await fork().transactional((em) => fail(em, job.id, error))) failed++;
+  }
+  return { requeued: requeued.length, failed };
 }
