@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Page } from '../pages/page.entity.js';
-import { PAGE_SEARCH_VECTOR, pageSearchParams } from '../pages/page-row.js';
+import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, pageInsertParams } from '../pages/page-row.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { CrawlStopReason } from './crawl.entity.js';
 import { COUNTER_COLUMNS, exec, toCounters, type CrawlCounters, type Row } from './crawl-rows.js';
@@ -67,17 +67,77 @@ export class CrawlRecords {
     private readonly outbox: WebhookOutbox,
   ) {}
 
-  /** Records a fetched page and the URLs it adds to the frontier; null when the lease was lost. */
+  /**
+   * Records a fetched page and the URLs it adds to the frontier; null when the lease was lost.
+   * A page that is not a redirect (nearly all) is one statement; a redirect, which may claim or
+   * lose to another row, takes a transaction of several.
+   */
   recordPage(owner: string, crawlId: string, record: PageRecord): Promise<RecordOutcome | null> {
+    return record.redirect ? this.recordRedirected(owner, crawlId, record) : this.recordPlain(owner, crawlId, record);
+  }
+
+  /**
+   * `recordPage` for a page fetched where it was asked for, in one statement (no transaction
+   * around several): every part runs only if the runner holds the crawl's job and the URL is
+   * still its running row. The rows are locked in the order the transactional path locks them
+   * (the job, the crawl, the frontier row), so the two paths cannot deadlock each other.
+   */
+  private async recordPlain(owner: string, crawlId: string, record: PageRecord): Promise<RecordOutcome | null> {
+    const links = record.links.map((l, i) => ({
+      id: l.id,
+      url_key: l.key,
+      url: l.url,
+      depth: l.depth,
+      n: i + 1,
+      is_external: l.isExternal,
+      status: l.status,
+    }));
+    const [row] = await execLarge(
+      this.orm.em.fork(),
+      `with held as (
+         select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update
+       ), crawl as (
+         select pages_count, frontier_count, greatest(0, least(?, ? - frontier_count)) as taken
+         from crawls where id = ? and status = 'in_progress' and exists (select 1 from held) for update
+       ), done as (
+         update crawl_frontier f set status = 'done', page_seq = crawl.pages_count + 1, final_url = ?,
+           is_external = ?, error_code = null, error_message = null
+         from crawl where f.id = ? and f.status = 'running' returning f.id
+       ), page as (
+         insert into pages (${PAGE_INSERT_COLUMNS}) select ${PAGE_INSERT_VALUES} where exists (select 1 from done)
+         ${PAGE_UPSERT}
+       ), links as (
+         insert into crawl_frontier (id, crawl_id, url_key, url, depth, seq, is_external, status, attempts)
+         select r.id, ?, r.url_key, r.url, r.depth, crawl.frontier_count + r.n, r.is_external, r.status, 0
+         from crawl, jsonb_to_recordset(?::jsonb) as r(id text, url_key text, url text, depth int, n int, is_external boolean, status text)
+         where r.n <= crawl.taken and exists (select 1 from done)
+         on conflict (crawl_id, url_key) do nothing returning is_external
+       )
+       update crawls c set pages_count = c.pages_count + 1, current_depth = greatest(c.current_depth, ?),
+         frontier_count = crawl.frontier_count + crawl.taken,
+         external_count = c.external_count + (select count(*) from links where is_external),
+         scope_url = coalesce(?, c.scope_url)
+       from crawl where c.id = ? and exists (select 1 from done)
+       returning ${prefixed('c', COUNTER_COLUMNS)}`,
+      [
+        ...[crawlId, owner, links.length, record.frontierCap, crawlId],
+        ...[record.page.finalUrl, record.isExternal, record.targetId],
+        ...pageInsertParams(record.page),
+        ...[crawlId, JSON.stringify(links), record.depth, record.scopeUrl ?? null, crawlId],
+      ],
+    );
+    return row ? { outcome: 'recorded', counters: toCounters(row) } : null;
+  }
+
+  /** `recordPage` for a page a redirect brought: the page it landed on is claimed first. */
+  private recordRedirected(owner: string, crawlId: string, record: PageRecord): Promise<RecordOutcome | null> {
     return this.orm.em.fork().transactional(async (em) => {
       const crawl = await this.lockHeld(em, owner, crawlId);
       if (!crawl) return null;
       let frontierCount = crawl.frontier_count as number;
-      if (record.redirect) {
-        const landed = await this.claimRedirectTarget(em, crawlId, record, frontierCount + 1);
-        if (landed === 'taken') return this.endAsDuplicate(em, crawlId, record);
-        if (landed === 'inserted') frontierCount++;
-      }
+      const landed = await this.claimRedirectTarget(em, crawlId, record, frontierCount + 1);
+      if (landed === 'taken') return this.endAsDuplicate(em, crawlId, record);
+      if (landed === 'inserted') frontierCount++;
       const pageSeq = (crawl.pages_count as number) + 1;
       const done = await exec(
         em,
@@ -217,27 +277,25 @@ export class CrawlRecords {
   }
 }
 
+/** A page fetched again (a runner took the crawl over before the first fetch was recorded) replaces its row. */
+const PAGE_UPSERT = `on conflict (id) do update set final_url = excluded.final_url, status_code = excluded.status_code,
+  formats = excluded.formats, page_metadata = excluded.page_metadata, links = excluded.links,
+  actions_output = excluded.actions_output, search_vector = excluded.search_vector`;
+
 async function insertPage(em: EntityManager, page: Page): Promise<void> {
   await execLarge(
     em,
-    `insert into pages (id, team_id, source, url, final_url, status_code, formats, page_metadata, links, actions_output, created_at, search_vector)
-     values (?, ?, 'crawl', ?, ?, ?, ?, ?, ?, ?, now(), ${PAGE_SEARCH_VECTOR})
-     on conflict (id) do update set final_url = excluded.final_url, status_code = excluded.status_code,
-       formats = excluded.formats, page_metadata = excluded.page_metadata, links = excluded.links,
-       actions_output = excluded.actions_output, search_vector = excluded.search_vector`,
-    [
-      page.id,
-      page.teamId,
-      page.url,
-      page.finalUrl,
-      page.statusCode,
-      JSON.stringify(page.formats),
-      JSON.stringify(page.pageMetadata),
-      page.links === null ? null : JSON.stringify(page.links),
-      page.actionsOutput === null ? null : JSON.stringify(page.actionsOutput),
-      ...pageSearchParams(page),
-    ],
+    `insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) ${PAGE_UPSERT}`,
+    pageInsertParams(page),
   );
+}
+
+/** `a, b` as `t.a, t.b`. */
+function prefixed(table: string, columns: string): string {
+  return columns
+    .split(',')
+    .map((c) => `${table}.${c.trim()}`)
+    .join(', ');
 }
 
 /**
