@@ -174,6 +174,9 @@ export class CrawlRun implements CrawlWork {
 
   private async refill(): Promise<void> {
     const { concurrency } = this.deps.settings;
+    // Claims wait until a concurrency's worth is left, then take up to twice that: a claim every
+    // `concurrency` pages rather than one per page ended (each claim is a statement).
+    if (this.rows.size > concurrency) return;
     const room = Math.min(
       concurrency * 2 - this.rows.size,
       this.crawl.maxPages - this.counters.pagesCount - this.rows.size,
