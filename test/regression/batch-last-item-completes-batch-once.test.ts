@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BATCH_ITEM_JOB, type BatchItemPayload } from '../../src/domain/batches/batch-ledger.js';
 import { Page } from '../../src/domain/pages/page.entity.js';
+import type { ClaimedJob } from '../../src/workers/queue/job-kind.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 // Broke: the batch's "was it still in progress" was read by a CTE with FOR UPDATE on the row
@@ -35,17 +36,7 @@ it('the transaction that ends the last item completes the batch and writes one w
     claimed.map(({ item }, i) =>
       i % 5 === 0
         ? batchLedger.fail(item, { code: 'upstream_error', message: 'x' })
-        : batchLedger.complete(
-            item,
-            Object.assign(new Page(), {
-              id: item.payload.retrieveId,
-              teamId: item.teamId!,
-              source: 'batch',
-              url: item.payload.url,
-              formats: {},
-              pageMetadata: { title: '' },
-            }),
-          ),
+        : batchLedger.complete(item, pageOf(item)),
     ),
   );
   expect(outcomes.filter((o) => o?.finished)).toHaveLength(1);
@@ -61,5 +52,16 @@ it('the transaction that ends the last item completes the batch and writes one w
     data: { items_total: n, items_completed: n - 5, items_failed: 5 },
   });
   // Ending an item twice is refused: the lease is gone.
-  expect(await batchLedger.complete(claimed[1]!.item, new Page())).toBeNull();
+  expect(await batchLedger.complete(claimed[1]!.item, pageOf(claimed[1]!.item))).toBeNull();
 });
+
+function pageOf(item: ClaimedJob<BatchItemPayload>): Page {
+  return Object.assign(new Page(), {
+    id: item.payload.retrieveId,
+    teamId: item.teamId!,
+    source: 'batch',
+    url: item.payload.url,
+    formats: {},
+    pageMetadata: { title: '' },
+  });
+}

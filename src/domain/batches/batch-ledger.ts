@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { exec, execLarge } from '../../db/sql.js';
+import { exec, execLarge, type SqlValue } from '../../db/sql.js';
+import { COMPLETE_SQL } from '../../workers/queue/job-claim.js';
 import type { ClaimedJob, JobError } from '../../workers/queue/job-kind.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, pageInsertParams } from '../pages/page-row.js';
@@ -41,6 +42,33 @@ interface BatchRow {
   completed_at: Date | null;
 }
 
+/** A batch row as counting an item left it, with its status before. */
+interface CountedRow extends BatchRow {
+  old_status: string;
+}
+
+/**
+ * Locks the batch (when `guard` holds) and counts an ended item, completing the batch with its
+ * last; `ctes` (each ending in a comma) run first in the same statement. The lock is its own CTE:
+ * the status it read (`old_status`) says whether this statement completed the batch.
+ */
+function countSql(ctes: string, guard: string): string {
+  return `with ${ctes}
+    old as (select status from batches where id = ? and ${guard} for update)
+    update batches b set items_completed = b.items_completed + ?, items_failed = b.items_failed + ?,
+      status = case when b.status = 'in_progress' and b.items_completed + b.items_failed + ? >= b.total_urls
+                    then 'completed' else b.status end,
+      completed_at = case when b.status = 'in_progress' and b.items_completed + b.items_failed + ? >= b.total_urls
+                          then now() else b.completed_at end
+    from old where b.id = ?
+    returning b.id, b.team_id, b.status, b.total_urls, b.items_completed, b.items_failed, b.number_retried, b.webhook,
+              b.created_at, b.completed_at, old.status as old_status`;
+}
+
+function countParams(batchId: string, completed: number, failed: number): SqlValue[] {
+  return [batchId, completed, failed, completed + failed, completed + failed, batchId];
+}
+
 /**
  * How batch items end. Each outcome is one transaction that first ends the item's job on the
  * queue (only while its worker still holds the lease), so an item ends exactly once even when
@@ -54,22 +82,26 @@ export class BatchLedger {
     private readonly outbox: WebhookOutbox,
   ) {}
 
-  /** Records a fetched page as the item's result; null when the lease was lost meanwhile. */
+  /**
+   * Records a fetched page as the item's result; null when the lease was lost meanwhile. One
+   * statement ends the job, the item, stores the page and counts it (and the batch's event
+   * follows in the same transaction when this item was its last).
+   */
   complete(job: ClaimedJob<BatchItemPayload>, page: Page): Promise<BatchOutcome | null> {
     return this.orm.em.fork().transactional(async (em) => {
-      if (!(await this.queue.complete(em, job))) return null;
-      await exec(
+      const [row] = await execLarge<CountedRow>(
         em,
-        `update batch_items set status = 'completed', finished_at = now(), error_code = null, error_message = null
-         where id = ?`,
-        [job.id],
+        countSql(
+          `done as (${COMPLETE_SQL}),
+           item as (update batch_items set status = 'completed', finished_at = now(), error_code = null, error_message = null
+                    where id = ? and exists (select 1 from done)),
+           page as (insert into pages (${PAGE_INSERT_COLUMNS}) select ${PAGE_INSERT_VALUES}
+                    where exists (select 1 from done) on conflict (id) do nothing),`,
+          'exists (select 1 from done)',
+        ),
+        [job.id, job.owner, job.id, ...pageInsertParams(page), ...countParams(job.payload.batchId, 1, 0)],
       );
-      await execLarge(
-        em,
-        `insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) on conflict (id) do nothing`,
-        pageInsertParams(page),
-      );
-      return this.countEnded(em, job.payload.batchId, 1, 0);
+      return row ? this.counted(em, row) : null;
     });
   }
 
@@ -108,23 +140,13 @@ export class BatchLedger {
     completed: number,
     failed: number,
   ): Promise<BatchOutcome> {
-    // Lock first, in its own statement: a row updated by a statement is invisible to that
-    // statement's own FOR UPDATE scan, so "was it still in progress" must be read before.
-    const [old] = await exec(em, 'select status from batches where id = ? for update', [batchId]);
-    const [row] = (await exec(
-      em,
-      `update batches set items_completed = items_completed + ?, items_failed = items_failed + ?,
-         status = case when status = 'in_progress' and items_completed + items_failed + ? >= total_urls
-                       then 'completed' else status end,
-         completed_at = case when status = 'in_progress' and items_completed + items_failed + ? >= total_urls
-                             then now() else completed_at end
-       where id = ?
-       returning id, team_id, status, total_urls, items_completed, items_failed, number_retried, webhook,
-                 created_at, completed_at`,
-      [completed, failed, completed + failed, completed + failed, batchId],
-    )) as unknown as BatchRow[];
-    const batch = row!;
-    const finished = old?.status === 'in_progress' && batch.status === 'completed';
+    const [row] = await exec<CountedRow>(em, countSql('', 'true'), countParams(batchId, completed, failed));
+    return this.counted(em, row!);
+  }
+
+  /** The outcome of a counted item, and the batch's event when it was the last. */
+  private async counted(em: EntityManager, batch: CountedRow): Promise<BatchOutcome> {
+    const finished = batch.old_status === 'in_progress' && batch.status === 'completed';
     if (finished && batch.webhook) {
       await this.outbox.enqueue(em, {
         teamId: batch.team_id,

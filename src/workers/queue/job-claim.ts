@@ -83,3 +83,11 @@ export function renewSql(ids: readonly string[], owner: string, secs: number, lo
     [secs, ...ids, owner],
   );
 }
+
+/**
+ * Completes job `?` if owner `?` still holds it; returns its id then. Statements that complete a
+ * job together with their own writes use it as a CTE (`with done as (COMPLETE_SQL) …`).
+ */
+export const COMPLETE_SQL = `update jobs set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
+    lease_expires_at = null, error_code = null, error_message = null
+  where id = ? and status = 'running' and lease_owner = ? returning id`;

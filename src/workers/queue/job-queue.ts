@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
-import { CLAIM_FREE_SQL, CLAIM_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
+import { CLAIM_FREE_SQL, CLAIM_SQL, COMPLETE_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -215,13 +215,7 @@ export class JobQueue {
 
   /** Ends the job as done, in `em`'s transaction; false when `job.owner` lost its lease meanwhile. */
   async complete(em: EntityManager, job: Pick<ClaimedJob, 'id' | 'owner'>): Promise<boolean> {
-    const rows = await exec(
-      em,
-      `update jobs set status = 'completed', finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null,
-         error_code = null, error_message = null
-       where id = ? and status = 'running' and lease_owner = ? returning id`,
-      [job.id, job.owner],
-    );
+    const rows = await exec(em, COMPLETE_SQL, [job.id, job.owner]);
     return rows.length > 0;
   }
 
