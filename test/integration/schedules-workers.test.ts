@@ -60,8 +60,9 @@ afterAll(async () => {
 });
 
 /** `leaseMs`: short for the crash test (a dead worker's run comes back sooner); the default otherwise. */
-function startWorkers(n: number, leaseMs = 30_000): Promise<SpawnedService[]> {
+function startWorkers(n: number, leaseMs = 30_000, fireConcurrency?: number): Promise<SpawnedService[]> {
   const env = {
+    ...(fireConcurrency === undefined ? {} : { SCHEDULE_FIRE_CONCURRENCY: String(fireConcurrency) }),
     DATABASE_URL: db.url,
     DATA_DIR: tempDir('gleaner-schedule-worker-'),
     OUTBOUND_ALLOW_ADDRESSES: `127.0.0.1:${site.port}`,
@@ -167,8 +168,8 @@ describe('schedules on several worker processes', () => {
     'a worker killed with a group of calls under way loses none: each is taken over once',
     { timeout: 240_000 },
     async () => {
-      workers = await startWorkers(2, 3000);
-      const n = 24; // both workers begin a group (16 firings each at most by default)
+      workers = await startWorkers(2, 3000, 16);
+      const n = 24; // both workers begin a group (16 firings each at most)
       const due = new Date(Date.now() + 6000).toISOString();
       const ids = await Promise.all(
         Array.from({ length: n }, async (_, i) => {

@@ -4,8 +4,8 @@ import { int, type ParsedOf, type SettingsTable } from '../../settings.js';
 export const SCHEDULE_SETTINGS = {
   SCHEDULE_FIRE_CONCURRENCY: {
     schema: int(0, 1000),
-    default: '16',
-    doc: 'Schedule firings one worker process makes at once (0: this process fires none). A firing holds a database connection only while it records its run, so this may exceed DATABASE_POOL_SIZE when calls are slow; far above it, firings queue for connections ahead of lease renewals, and a run whose lease lapses is taken over (its endpoint called again).',
+    default: '100',
+    doc: 'Schedule firings one worker process makes at once (0: this process fires none). Firings claimed together begin and are recorded together, so more at once means fewer, larger transactions when many fall due at the same minute. A firing holds a database connection only while its group is recorded, so this may far exceed DATABASE_POOL_SIZE (lease renewals have a connection of their own).',
   },
   SCHEDULE_URL_TIMEOUT_MS: {
     schema: int(1000, 300_000),
