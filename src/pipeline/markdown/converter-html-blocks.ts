@@ -1,6 +1,7 @@
 import { hasDescendantNamed, isBlankText } from '../dom.js';
 import { listItem, usesAlternateMarker } from './block-rules.js';
-import { BLOCK_ELEMENTS, type ConverterHtmlWriter } from './converter-html.js';
+import type { ConverterHtmlWriter } from './converter-html.js';
+import { BLOCK_ELEMENTS } from './converter-html-nodes.js';
 import { type SnippetReader, stripReserved } from './markdown-draft.js';
 import { escapeMarkdownText } from './escape.js';
 import { isLayoutTable, layoutCells, renderDataTable, tableParts } from './table-layout.js';
