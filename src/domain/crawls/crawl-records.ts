@@ -2,11 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Page } from '../pages/page.entity.js';
-import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES, pageInsertParams } from '../pages/page-row.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { CrawlStopReason } from './crawl.entity.js';
 import { COUNTER_COLUMNS, exec, toCounters, type CrawlCounters, type Row } from './crawl-rows.js';
-import { execLarge } from '../../db/sql.js';
+import { insertLinks, insertPage, recordPlainPage } from './crawl-page-writes.js';
 
 /** A URL a page linked to, ready to enter the frontier. */
 export interface NewFrontierRow {
@@ -76,56 +75,9 @@ export class CrawlRecords {
     return record.redirect ? this.recordRedirected(owner, crawlId, record) : this.recordPlain(owner, crawlId, record);
   }
 
-  /**
-   * `recordPage` for a page fetched where it was asked for, in one statement (no transaction
-   * around several): every part runs only if the runner holds the crawl's job and the URL is
-   * still its running row. The rows are locked in the order the transactional path locks them
-   * (the job, the crawl, the frontier row), so the two paths cannot deadlock each other.
-   */
+  /** `recordPage` for a page fetched where it was asked for: one statement (`recordPlainPage`). */
   private async recordPlain(owner: string, crawlId: string, record: PageRecord): Promise<RecordOutcome | null> {
-    const links = record.links.map((l, i) => ({
-      id: l.id,
-      url_key: l.key,
-      url: l.url,
-      depth: l.depth,
-      n: i + 1,
-      is_external: l.isExternal,
-      status: l.status,
-    }));
-    const [row] = await execLarge(
-      this.orm.em.fork(),
-      `with held as (
-         select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update
-       ), crawl as (
-         select pages_count, frontier_count, greatest(0, least(?, ? - frontier_count)) as taken
-         from crawls where id = ? and status = 'in_progress' and exists (select 1 from held) for update
-       ), done as (
-         update crawl_frontier f set status = 'done', page_seq = crawl.pages_count + 1, final_url = ?,
-           is_external = ?, error_code = null, error_message = null
-         from crawl where f.id = ? and f.status = 'running' returning f.id
-       ), page as (
-         insert into pages (${PAGE_INSERT_COLUMNS}) select ${PAGE_INSERT_VALUES} where exists (select 1 from done)
-         ${PAGE_UPSERT}
-       ), links as (
-         insert into crawl_frontier (id, crawl_id, url_key, url, depth, seq, is_external, status, attempts)
-         select r.id, ?, r.url_key, r.url, r.depth, crawl.frontier_count + r.n, r.is_external, r.status, 0
-         from crawl, jsonb_to_recordset(?::jsonb) as r(id text, url_key text, url text, depth int, n int, is_external boolean, status text)
-         where r.n <= crawl.taken and exists (select 1 from done)
-         on conflict (crawl_id, url_key) do nothing returning is_external
-       )
-       update crawls c set pages_count = c.pages_count + 1, current_depth = greatest(c.current_depth, ?),
-         frontier_count = crawl.frontier_count + crawl.taken,
-         external_count = c.external_count + (select count(*) from links where is_external),
-         scope_url = coalesce(?, c.scope_url)
-       from crawl where c.id = ? and exists (select 1 from done)
-       returning ${prefixed('c', COUNTER_COLUMNS)}`,
-      [
-        ...[crawlId, owner, links.length, record.frontierCap, crawlId],
-        ...[record.page.finalUrl, record.isExternal, record.targetId],
-        ...pageInsertParams(record.page),
-        ...[crawlId, JSON.stringify(links), record.depth, record.scopeUrl ?? null, crawlId],
-      ],
-    );
+    const row = await recordPlainPage(this.orm.em.fork(), owner, crawlId, record);
     return row ? { outcome: 'recorded', counters: toCounters(row) } : null;
   }
 
@@ -275,58 +227,6 @@ export class CrawlRecords {
     const [row] = await exec(em, `select ${COUNTER_COLUMNS} from crawls where id = ?`, [crawlId]);
     return { outcome: 'duplicate', counters: toCounters(row!) };
   }
-}
-
-/** A page fetched again (a runner took the crawl over before the first fetch was recorded) replaces its row. */
-const PAGE_UPSERT = `on conflict (id) do update set final_url = excluded.final_url, status_code = excluded.status_code,
-  formats = excluded.formats, page_metadata = excluded.page_metadata, links = excluded.links,
-  actions_output = excluded.actions_output, search_vector = excluded.search_vector`;
-
-async function insertPage(em: EntityManager, page: Page): Promise<void> {
-  await execLarge(
-    em,
-    `insert into pages (${PAGE_INSERT_COLUMNS}) values (${PAGE_INSERT_VALUES}) ${PAGE_UPSERT}`,
-    pageInsertParams(page),
-  );
-}
-
-/** `a, b` as `t.a, t.b`. */
-function prefixed(table: string, columns: string): string {
-  return columns
-    .split(',')
-    .map((c) => `${table}.${c.trim()}`)
-    .join(', ');
-}
-
-/**
- * Inserts the URLs the crawl has not seen yet, seq continuing after `after` (a URL seen before
- * keeps its row). Returns how many new rows are external.
- */
-async function insertLinks(
-  em: EntityManager,
-  crawlId: string,
-  links: NewFrontierRow[],
-  after: number,
-): Promise<number> {
-  if (links.length === 0) return 0;
-  const rows = links.map((l, i) => ({
-    id: l.id,
-    url_key: l.key,
-    url: l.url,
-    depth: l.depth,
-    seq: after + i + 1,
-    is_external: l.isExternal,
-    status: l.status,
-  }));
-  const inserted = await exec(
-    em,
-    `insert into crawl_frontier (id, crawl_id, url_key, url, depth, seq, is_external, status, attempts)
-     select r.id, ?, r.url_key, r.url, r.depth, r.seq, r.is_external, r.status, 0
-     from jsonb_to_recordset(?::jsonb) as r(id text, url_key text, url text, depth int, seq int, is_external boolean, status text)
-     on conflict (crawl_id, url_key) do nothing returning is_external`,
-    [crawlId, JSON.stringify(rows)],
-  );
-  return inserted.filter((r) => r.is_external === true).length;
 }
 
 /** crawl.completed `data` (spec, "Crawl"): start_epoch in epoch milliseconds. */

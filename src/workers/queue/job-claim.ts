@@ -91,3 +91,6 @@ export function renewSql(ids: readonly string[], owner: string, secs: number, lo
 export const COMPLETE_SQL = `update jobs set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
     lease_expires_at = null, error_code = null, error_message = null
   where id = ? and status = 'running' and lease_owner = ? returning id`;
+
+/** Locks job `?` if owner `?` still holds its lease (`JobQueue.holds`; a CTE of statements that write under it). */
+export const HOLDS_SQL = `select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update`;

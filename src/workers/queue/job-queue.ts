@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
-import { CLAIM_FREE_SQL, CLAIM_SQL, COMPLETE_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
+import { CLAIM_FREE_SQL, CLAIM_SQL, COMPLETE_SQL, HOLDS_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -176,11 +176,7 @@ export class JobQueue {
    * transactions, so a worker that lost its job writes nothing). False otherwise.
    */
   async holds(em: EntityManager, jobId: string, owner: string): Promise<boolean> {
-    const rows = await exec(
-      em,
-      `select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update`,
-      [jobId, owner],
-    );
+    const rows = await exec(em, HOLDS_SQL, [jobId, owner]);
     return rows.length > 0;
   }
 
