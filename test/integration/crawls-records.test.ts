@@ -76,7 +76,15 @@ function linksOf(n: number, external = false): NewFrontierRow[] {
 }
 
 function recordOf(crawlId: string, row: FrontierRow, links: NewFrontierRow[], cap = 1000): PageRecord {
-  return { targetId: row.id, depth: 0, isExternal: false, page: pageOf(crawlId, row), redirect: null, links, frontierCap: cap };
+  return {
+    targetId: row.id,
+    depth: 0,
+    isExternal: false,
+    page: pageOf(crawlId, row),
+    redirect: null,
+    links,
+    frontierCap: cap,
+  };
 }
 
 const frontierOf = (crawlId: string) =>
@@ -90,10 +98,19 @@ describe('recording a crawled page', () => {
     const { crawlId, start } = await runningCrawl('runner-1');
     // The frontier holds 1 URL and may hold 4: three of the five links enter it (positions continue
     // after the count, as they always have), the last two are dropped.
-    const links = [...linksOf(2), ...linksOf(1, true), ...linksOf(2).map((l) => ({ ...l, key: `${l.key}b`, url: `${l.url}b` }))];
+    const links = [
+      ...linksOf(2),
+      ...linksOf(1, true),
+      ...linksOf(2).map((l) => ({ ...l, key: `${l.key}b`, url: `${l.url}b` })),
+    ];
     const outcome = await records.recordPage('runner-1', crawlId, recordOf(crawlId, start, links, 4));
     expect(outcome?.outcome).toBe('recorded');
-    expect(outcome?.counters).toMatchObject({ pagesCount: 1, externalCount: 1, currentDepth: 0, status: 'in_progress' });
+    expect(outcome?.counters).toMatchObject({
+      pagesCount: 1,
+      externalCount: 1,
+      currentDepth: 0,
+      status: 'in_progress',
+    });
     expect(await frontierOf(crawlId)).toEqual([
       { url: start.url, seq: 0, status: 'done', page_seq: 1 },
       { url: 'http://127.0.0.1:9/l0', seq: 2, status: 'queued', page_seq: null },
