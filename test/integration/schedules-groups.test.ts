@@ -123,7 +123,7 @@ describe('schedule firings in groups', () => {
       runId: begun[i]!.run.id,
       outcome: OK,
     }));
-    const finished = await queue.transaction((em) => finishFirings(em, queue, calls));
+    const finished = await queue.transaction((em) => finishFirings(em, calls));
     expect(finished.map((f) => f?.run.status ?? null)).toEqual(['succeeded', 'succeeded', null]);
     expect(finished[0]!.run.responseExcerpt).toBe('okay'); // a NUL cannot be stored in text: dropped
     expect((await runsOf(crashed)).map((r) => `${r.status}:${r.attempts}`)).toEqual(['succeeded:2', 'running:1']);
@@ -149,7 +149,7 @@ describe('schedule firings in groups', () => {
       ]),
     ).toEqual([]);
     const [f] = await queue.transaction((em) =>
-      finishFirings(em, queue, [{ job: jobs[0]!, scheduleId: s.id, runId: b!.run.id, outcome: OK }]),
+      finishFirings(em, [{ job: jobs[0]!, scheduleId: s.id, runId: b!.run.id, outcome: OK }]),
     );
     expect(f!.schedule.state).toBe('DELETED');
     expect((await api.services.schedules.get(actor, s.id)).state).toBe('DELETED');
@@ -169,7 +169,7 @@ describe('schedule firings in groups', () => {
       runId: begun[i]!.run.id,
       outcome: OK,
     }));
-    const finished = await queue.transaction((em) => finishFirings(em, queue, calls));
+    const finished = await queue.transaction((em) => finishFirings(em, calls));
     expect(await version(on)).toBe(before);
     const stateOf = new Map(finished.map((f) => [f!.schedule.id, f!.schedule.state]));
     expect(Object.fromEntries([on, gone].map((id) => [id === on ? 'on' : 'gone', stateOf.get(id)]))).toEqual({

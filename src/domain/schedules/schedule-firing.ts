@@ -74,7 +74,7 @@ export class ScheduleFiring {
       (jobs) => queue.transaction((em) => beginFirings(em, queue, jobs, this.deps.now?.() ?? new Date())),
       { windowMs: 0, maxSize: MAX_GROUP, maxInFlight: 2 },
     );
-    this.finishes = new GroupCommit((calls) => queue.transaction((em) => finishFirings(em, queue, calls)), {
+    this.finishes = new GroupCommit((calls) => queue.transaction((em) => finishFirings(em, calls)), {
       windowMs: FINISH_WINDOW_MS,
       maxSize: MAX_GROUP,
       maxInFlight: 2,

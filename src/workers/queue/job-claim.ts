@@ -94,3 +94,27 @@ export const COMPLETE_SQL = `update jobs set status = 'completed', finished_at =
 
 /** Locks job `?` if owner `?` still holds its lease (`JobQueue.holds`; a CTE of statements that write under it). */
 export const HOLDS_SQL = `select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update`;
+
+/** The running jobs among a list of (id, owner) whose owner is still theirs: `ownedParams` fills it. */
+export const RUNNING_AS_OWNED = `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
+    on j.id = h.id and j.lease_owner = h.owner
+  where j.id in (?) and j.status = 'running'`;
+
+/** The parameters of RUNNING_AS_OWNED (and COMPLETE_ALL_SQL) for these jobs. */
+export const ownedParams = (jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): unknown[] => [
+  JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))),
+  jobs.map((j) => j.id),
+];
+
+/**
+ * Completes the jobs among `ownedParams` whose owner still holds them (rows locked in id order),
+ * as two CTEs, `held` and `done` (the ids completed): statements that record their outcomes
+ * with them start `with ${COMPLETE_ALL_CTES}, …`.
+ */
+export const COMPLETE_ALL_CTES = `held as (${RUNNING_AS_OWNED} order by j.id for update of j),
+  done as (update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
+    lease_expires_at = null, error_code = null, error_message = null
+  from held where j.id = held.id returning j.id)`;
+
+/** `JobQueue.completeAll`: the ids it completed. */
+export const COMPLETE_ALL_SQL = `with ${COMPLETE_ALL_CTES} select id from done`;

@@ -2,7 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { exec } from '../../db/sql.js';
 import type { ClaimedJob, FailedJob, JobError, JobFigures, JobKindSpec, NewJob } from './job-kind.js';
-import { CLAIM_FREE_SQL, CLAIM_SQL, COMPLETE_SQL, HOLDS_SQL, claimScan, renewSql, toClaimed } from './job-claim.js';
+import {
+  CLAIM_FREE_SQL,
+  CLAIM_SQL,
+  COMPLETE_ALL_SQL,
+  COMPLETE_SQL,
+  HOLDS_SQL,
+  ownedParams,
+  RUNNING_AS_OWNED,
+  claimScan,
+  renewSql,
+  toClaimed,
+} from './job-claim.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -10,16 +21,6 @@ export interface JobQueueOptions {
   /** A connection of its own for lease renewals (else they share the ORM's pool). */
   leases?: LeaseConnection;
 }
-
-/** The running jobs among a list of (id, owner) whose owner is still theirs: `ownedParams` fills it. */
-const RUNNING_AS_OWNED = `select j.id from jobs j join jsonb_to_recordset(?::jsonb) as h(id text, owner text)
-    on j.id = h.id and j.lease_owner = h.owner
-  where j.id in (?) and j.status = 'running'`;
-
-const ownedParams = (jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): unknown[] => [
-  JSON.stringify(jobs.map(({ id, owner }) => ({ id, owner }))),
-  jobs.map((j) => j.id),
-];
 
 /**
  * The one durable job queue: every kind of background work is a row of `jobs`, in Postgres
@@ -198,14 +199,7 @@ export class JobQueue {
   /** `complete` for many jobs in one statement (rows locked in id order); the ids it completed. */
   async completeAll(em: EntityManager, jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
-    const rows = await exec<{ id: string }>(
-      em,
-      `with held as (${RUNNING_AS_OWNED} order by j.id for update of j)
-       update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
-         lease_expires_at = null, error_code = null, error_message = null
-       from held where j.id = held.id returning j.id`,
-      ownedParams(jobs),
-    );
+    const rows = await exec<{ id: string }>(em, COMPLETE_ALL_SQL, ownedParams(jobs));
     return new Set(rows.map((r) => r.id));
   }
 
