@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { exec, type Row } from '../../db/sql.js';
 import type { ClaimedJob, NewJob } from '../../workers/queue/job-kind.js';
-import { COMPLETE_ALL_CTES, ENQUEUE_SQL, ownedParams } from '../../workers/queue/job-claim.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { dueTimesAfter } from './schedule-due.js';
 import { FIRE_KIND, fireJobId, scheduleOf, scheduleRunOf, type FirePayload } from './schedule-rows.js';
@@ -22,9 +21,8 @@ type Decision =
   | { kind: 'new'; schedule: Schedule; runId: string; missed: number; next: Date | null };
 
 /**
- * Begins the firings of a group of `schedule.fire` jobs in the caller's transaction, in three
- * statements whatever the group's size (the lease check, the locking read, and every write in
- * one, `write`): checks the leases (locking the jobs),
+ * Begins the firings of a group of `schedule.fire` jobs in the caller's transaction, with a
+ * fixed number of statements whatever the group's size: checks the leases (locking the jobs),
  * locks the schedules in id order (a delete waits for the run to be recorded, or the run never
  * starts), inserts the new runs, takes over the runs a dead worker left, moves the schedules to
  * their next due time, queues those due times' jobs, and completes the jobs with nothing to
@@ -42,14 +40,23 @@ export async function beginFirings(
     jobs.filter((job) => held.has(job.id)),
     now,
   );
-  const { inserted, again } = await write(em, queue, jobs, held, decisions);
-  return jobs.map((job): Begun | null => {
+  const inserted = await insertRuns(em, jobs, decisions);
+  const again = await takeOver(em, jobs, decisions);
+  const fresh: Begun[] = [];
+  const results = jobs.map((job): Begun | null => {
     const decision = decisions.get(job.id) ?? { kind: 'lost' };
-    if (decision.kind === 'again') return { schedule: decision.schedule, run: again.get(decision.run.id)! };
+    if (decision.kind === 'again') return { schedule: decision.schedule, run: again.get(job.id)! };
     if (decision.kind !== 'new') return null;
-    const run = inserted.get(decision.runId)!;
-    return { schedule: { ...decision.schedule, nextRunAt: decision.next, lastRunId: run.id }, run };
+    const run = inserted.get(decision.runId);
+    if (!run) return null; // the due time has a run after all: nothing to fire
+    const begun = { schedule: { ...decision.schedule, nextRunAt: decision.next, lastRunId: run.id }, run };
+    fresh.push(begun);
+    return begun;
   });
+  await moveOn(em, queue, fresh);
+  const nothing = jobs.filter((job, i) => held.has(job.id) && results[i] === null);
+  await queue.completeAll(em, nothing);
+  return results;
 }
 
 /** Reads each held job's schedule (locked, in id order) and its due time's run; decides. */
@@ -92,98 +99,93 @@ function decideOne(schedule: Schedule, dueRun: Row | null, due: Date, now: Date)
   return { kind: 'new', schedule, runId: newRunId(), missed, next };
 }
 
-/**
- * Every write of a group's begin in one statement: the new runs, the runs taken over (this
- * attempt's number, a new start), the schedules that fire moved to their next due time and those
- * due times' jobs queued, and the jobs with nothing to fire completed. A new run cannot meet one
- * already there (the schedule is locked and its due run was read); if it did, the transaction
- * fails and the group is begun again firing by firing.
- */
-async function write(
+/** One insert for every new run; the runs inserted, by id (a due time already run is skipped). */
+async function insertRuns(
   em: EntityManager,
-  queue: JobQueue,
   jobs: readonly ClaimedJob<FirePayload>[],
-  held: ReadonlySet<string>,
   decisions: Map<string, Decision>,
-): Promise<{ inserted: Map<string, ScheduleRun>; again: Map<string, ScheduleRun> }> {
-  const fresh: { job: ClaimedJob<FirePayload>; d: Extract<Decision, { kind: 'new' }> }[] = [];
-  const taken: { id: string; attempts: number }[] = [];
-  const nothing: ClaimedJob<FirePayload>[] = [];
-  for (const job of jobs) {
+): Promise<Map<string, ScheduleRun>> {
+  const rows = jobs.flatMap((job) => {
     const d = decisions.get(job.id);
-    if (d?.kind === 'new') fresh.push({ job, d });
-    else if (d?.kind === 'again') taken.push({ id: d.run.id, attempts: job.attempts });
-    else if (held.has(job.id)) nothing.push(job);
-  }
-  const ctes: string[] = [];
-  const params: unknown[] = [];
-  const results: string[] = [];
-  if (fresh.length > 0) {
-    const runs = fresh.map(({ job, d }) => ({
-      id: d.runId,
-      schedule_id: d.schedule.id,
-      team_id: d.schedule.teamId,
-      due: job.payload.due,
-      attempts: job.attempts,
-      missed: d.missed,
-      next_run_at: d.next?.toISOString() ?? null,
-    }));
-    ctes.push(
-      `ins as (insert into schedule_runs (id, schedule_id, team_id, scheduled_for, started_at, status, attempts, missed_runs)
-         select n.id, n.schedule_id, n.team_id, n.due, clock_timestamp(), 'running', n.attempts, n.missed
-         from jsonb_to_recordset(?::jsonb) as n(id text, schedule_id text, team_id text, due timestamptz, attempts int, missed int)
-         on conflict (schedule_id, scheduled_for) do nothing returning *)`,
-      `moved as (update schedules s set next_run_at = u.next_run_at, last_run_id = u.id, runs_count = s.runs_count + 1
-         from jsonb_to_recordset(?::jsonb) as u(id text, schedule_id text, next_run_at timestamptz)
-         where s.id = u.schedule_id and s.id in (?))`,
-    );
-    params.push(
-      JSON.stringify(runs),
-      JSON.stringify(runs),
-      runs.map((r) => r.schedule_id),
-    );
-    results.push(`select 'new' as k, to_jsonb(ins.*) as run from ins`);
-    const next = fresh.flatMap(({ d }) => (d.next ? [nextFiring(d.schedule, d.next)] : []));
-    if (next.length > 0) {
-      ctes.push(`added as (${ENQUEUE_SQL})`);
-      params.push(queue.enqueueParam(next));
-    }
-  }
-  if (taken.length > 0) {
-    ctes.push(
-      `taken as (update schedule_runs r set attempts = t.attempts, started_at = clock_timestamp()
-         from jsonb_to_recordset(?::jsonb) as t(id text, attempts int) where r.id = t.id and r.id in (?) returning r.*)`,
-    );
-    params.push(
-      JSON.stringify(taken),
-      taken.map((t) => t.id),
-    );
-    results.push(`select 'again' as k, to_jsonb(taken.*) as run from taken`);
-  }
-  if (nothing.length > 0) {
-    ctes.push(COMPLETE_ALL_CTES);
-    params.push(...ownedParams(nothing));
-  }
-  const inserted = new Map<string, ScheduleRun>();
-  const again = new Map<string, ScheduleRun>();
-  if (ctes.length === 0) return { inserted, again };
-  const rows = await exec<{ k: string; run: Row }>(
+    if (d?.kind !== 'new') return [];
+    const { schedule, runId, missed } = d;
+    return [
+      {
+        id: runId,
+        schedule_id: schedule.id,
+        team_id: schedule.teamId,
+        due: job.payload.due,
+        attempts: job.attempts,
+        missed,
+      },
+    ];
+  });
+  if (rows.length === 0) return new Map();
+  const inserted = await exec(
     em,
-    `with ${ctes.join(',\n')} ${results.length > 0 ? results.join(' union all ') : 'select null as k, null as run where false'}`,
-    params,
+    `insert into schedule_runs (id, schedule_id, team_id, scheduled_for, started_at, status, attempts, missed_runs)
+     select n.id, n.schedule_id, n.team_id, n.due, clock_timestamp(), 'running', n.attempts, n.missed
+     from jsonb_to_recordset(?::jsonb) as n(id text, schedule_id text, team_id text, due timestamptz, attempts int, missed int)
+     on conflict (schedule_id, scheduled_for) do nothing returning *`,
+    [JSON.stringify(rows)],
   );
-  for (const { k, run } of rows) (k === 'new' ? inserted : again).set(run.id as string, scheduleRunOf(run));
-  if (inserted.size !== fresh.length) throw new Error('a due time being begun has a run already');
-  return { inserted, again };
+  return new Map(inserted.map((r) => [r.id as string, scheduleRunOf(r)]));
 }
 
-/** The job of a schedule's next due time. */
-function nextFiring(schedule: Schedule, due: Date): NewJob {
-  return {
-    id: fireJobId(schedule.id, due),
-    kind: FIRE_KIND,
-    teamId: schedule.teamId,
-    payload: { scheduleId: schedule.id, due: due.toISOString() },
-    runAt: due,
-  };
+/** One update for every run taken over: this attempt's number, and a new start. By job id. */
+async function takeOver(
+  em: EntityManager,
+  jobs: readonly ClaimedJob<FirePayload>[],
+  decisions: Map<string, Decision>,
+): Promise<Map<string, ScheduleRun>> {
+  const runJob = new Map<string, string>();
+  const rows = jobs.flatMap((job) => {
+    const d = decisions.get(job.id);
+    if (d?.kind !== 'again') return [];
+    runJob.set(d.run.id, job.id);
+    return [{ id: d.run.id, attempts: job.attempts }];
+  });
+  if (rows.length === 0) return new Map();
+  const updated = await exec(
+    em,
+    `update schedule_runs r set attempts = t.attempts, started_at = clock_timestamp()
+     from jsonb_to_recordset(?::jsonb) as t(id text, attempts int) where r.id = t.id and r.id in (?) returning r.*`,
+    [JSON.stringify(rows), rows.map((r) => r.id)],
+  );
+  return new Map(updated.map((r) => [runJob.get(r.id as string)!, scheduleRunOf(r)]));
+}
+
+/** One update moving the schedules that fire to their next due time, and one insert queueing those due times. */
+async function moveOn(em: EntityManager, queue: JobQueue, fired: readonly Begun[]): Promise<void> {
+  if (fired.length === 0) return;
+  await exec(
+    em,
+    `update schedules s set next_run_at = u.next_run_at, last_run_id = u.run_id, runs_count = s.runs_count + 1
+     from jsonb_to_recordset(?::jsonb) as u(id text, next_run_at timestamptz, run_id text)
+     where s.id = u.id and s.id in (?)`,
+    [
+      JSON.stringify(
+        fired.map((b) => ({
+          id: b.schedule.id,
+          next_run_at: b.schedule.nextRunAt?.toISOString() ?? null,
+          run_id: b.run.id,
+        })),
+      ),
+      fired.map((b) => b.schedule.id),
+    ],
+  );
+  const next: NewJob[] = fired.flatMap(({ schedule }) =>
+    schedule.nextRunAt
+      ? [
+          {
+            id: fireJobId(schedule.id, schedule.nextRunAt),
+            kind: FIRE_KIND,
+            teamId: schedule.teamId,
+            payload: { scheduleId: schedule.id, due: schedule.nextRunAt.toISOString() },
+            runAt: schedule.nextRunAt,
+          },
+        ]
+      : [],
+  );
+  await queue.enqueue(next, em);
 }

@@ -118,15 +118,3 @@ export const COMPLETE_ALL_CTES = `held as (${RUNNING_AS_OWNED} order by j.id for
 
 /** `JobQueue.completeAll`: the ids it completed. */
 export const COMPLETE_ALL_SQL = `with ${COMPLETE_ALL_CTES} select id from done`;
-
-/**
- * Queues the jobs of its one parameter (`JobQueue.enqueueParam`), in order; ids already queued
- * are skipped. Returns 1 per job queued.
- */
-export const ENQUEUE_SQL = `insert into jobs (id, kind, team_id, payload, priority, run_at, concurrency_key, max_attempts)
-  select e.value->>'id', e.value->>'kind', e.value->>'team_id', coalesce(e.value->'payload', '{}'::jsonb),
-         (e.value->>'priority')::int, coalesce((e.value->>'run_at')::timestamptz, now()),
-         e.value->>'concurrency_key', (e.value->>'max_attempts')::int
-  from jsonb_array_elements(?::jsonb) with ordinality as e(value, n)
-  order by e.n
-  on conflict (id) do nothing returning 1`;

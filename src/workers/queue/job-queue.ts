@@ -6,7 +6,6 @@ import {
   CLAIM_FREE_SQL,
   CLAIM_SQL,
   COMPLETE_ALL_SQL,
-  ENQUEUE_SQL,
   COMPLETE_SQL,
   HOLDS_SQL,
   ownedParams,
@@ -77,31 +76,30 @@ export class JobQueue {
   /** Queues jobs (in `em`'s transaction when given); returns how many were new (ids already queued are skipped). */
   async enqueue(jobs: readonly NewJob[], em: EntityManager = this.orm.em.fork()): Promise<number> {
     if (jobs.length === 0) return 0;
+    const rows = jobs.map((job) => ({
+      id: job.id,
+      kind: job.kind,
+      team_id: job.teamId ?? null,
+      payload: job.payload ?? {},
+      priority: job.priority ?? 0,
+      run_at: (job.runAt ?? null)?.toISOString() ?? null,
+      concurrency_key: job.concurrencyKey ?? null,
+      max_attempts: job.maxAttempts ?? this.spec(job.kind).maxAttempts,
+    }));
     const inserted = await exec<{ n: number }>(
       em,
-      `with added as (${ENQUEUE_SQL}) select count(*)::int as n from added`,
-      [this.enqueueParam(jobs)],
+      `with added as (
+         insert into jobs (id, kind, team_id, payload, priority, run_at, concurrency_key, max_attempts)
+         select e.value->>'id', e.value->>'kind', e.value->>'team_id', coalesce(e.value->'payload', '{}'::jsonb),
+                (e.value->>'priority')::int, coalesce((e.value->>'run_at')::timestamptz, now()),
+                e.value->>'concurrency_key', (e.value->>'max_attempts')::int
+         from jsonb_array_elements(?::jsonb) with ordinality as e(value, n)
+         order by e.n
+         on conflict (id) do nothing returning 1)
+       select count(*)::int as n from added`,
+      [JSON.stringify(rows)],
     );
     return inserted[0]?.n ?? 0;
-  }
-
-  /**
-   * The one parameter of ENQUEUE_SQL for `jobs`: statements that queue jobs together with their
-   * own writes use the two as a CTE (`added as (ENQUEUE_SQL)`).
-   */
-  enqueueParam(jobs: readonly NewJob[]): string {
-    return JSON.stringify(
-      jobs.map((job) => ({
-        id: job.id,
-        kind: job.kind,
-        team_id: job.teamId ?? null,
-        payload: job.payload ?? {},
-        priority: job.priority ?? 0,
-        run_at: (job.runAt ?? null)?.toISOString() ?? null,
-        concurrency_key: job.concurrencyKey ?? null,
-        max_attempts: job.maxAttempts ?? this.spec(job.kind).maxAttempts,
-      })),
-    );
   }
 
   /** Claims up to `max` due jobs of `kind` for `owner`, keeping each concurrency key under its limit. */
