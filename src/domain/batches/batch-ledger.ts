@@ -50,7 +50,11 @@ interface CountedRow extends BatchRow {
 /**
  * Locks the batch (when `guard` holds) and counts an ended item, completing the batch with its
  * last; `ctes` (each ending in a comma) run first in the same statement. The lock is its own CTE:
- * the status it read (`old_status`) says whether this statement completed the batch.
+ * the status it read (`old_status`) says whether this statement completed the batch. The update
+ * joins the lock's row, so the lock is taken and the status read before the update touches the
+ * row: a lock the update did not join could run after it and find the row hidden (a statement
+ * does not see its own updates), which once lost the batch.completed event
+ * (test/regression/batch-last-item-completes-batch-once.test.ts).
  */
 function countSql(ctes: string, guard: string): string {
   return `with ${ctes}
