@@ -15,8 +15,10 @@ import { COUNTER_COLUMNS } from './crawl-rows.js';
  * Records a page fetched where it was asked for in one statement (no transaction around several):
  * every part runs only if `owner` holds the crawl's job and the URL is still its running row. The
  * rows are locked in the order the transactional path locks them (the job, the crawl, the
- * frontier row), so the two paths cannot deadlock each other. Returns the crawl's counters, or
- * nothing when the lease was lost or the row no longer runs.
+ * frontier row), so the two paths cannot deadlock each other. Every write joins the locked crawl
+ * row (`crawl`), so the lock is taken, and the counters read, before anything touches the row
+ * (see BatchLedger's countSql). Returns the crawl's counters, or nothing when the lease was lost
+ * or the row no longer runs.
  */
 export async function recordPlainPage(
   em: EntityManager,
