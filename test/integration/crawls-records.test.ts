@@ -1,42 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type Container } from '../../src/container.js';
-import { exec } from '../../src/db/sql.js';
+import type { Container } from '../../src/container.js';
 import type { Actor } from '../../src/domain/auth/actor.js';
 import { CrawlFrontier } from '../../src/domain/crawls/crawl-frontier.js';
 import type { CrawlRecords, NewFrontierRow, PageRecord } from '../../src/domain/crawls/crawl-records.js';
 import { CRAWL_JOB } from '../../src/domain/crawls/crawl-run.job.js';
 import type { FrontierRow } from '../../src/domain/crawls/crawl-rows.js';
 import { Page } from '../../src/domain/pages/page.entity.js';
-import { allowLocalPorts, testConfig } from '../support/config.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startApiContainer, type ApiContainer } from '../support/api-container.js';
 
 // What the crawl runner writes for a fetched page (CrawlRecords.recordPage), step by step on the
 // Postgres server without workers: the page, its links continuing the frontier's positions up to
 // the cap, the counters; and nothing at all for a runner that lost the crawl or a URL that is no
 // longer its running row.
 
-let db: TestDatabase;
+let harness: ApiContainer;
+let sql: ApiContainer['sql'];
 let api: Container;
 let records: CrawlRecords;
 let frontier: CrawlFrontier;
 let actor: Actor;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await createContainer(testConfig({ database: { url: db.url }, outbound: allowLocalPorts(9) }), { role: 'api' });
+  harness = await startApiContainer('crawl-records');
+  ({ api, actor, sql } = harness);
   records = (api.services as unknown as { crawlRecords: CrawlRecords }).crawlRecords;
   frontier = new CrawlFrontier(api.db.orm);
-  const team = await api.services.apiKeys.createTeam('crawl-records');
-  actor = { teamId: team.id, via: 'api_key' };
 }, 120_000);
 
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
-
-const sql = <T extends object = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-  exec<T>(api.db.orm.em.fork(), text, params);
+afterAll(() => harness?.close());
 
 /** A crawl whose job `owner` holds, with its start URL claimed; the crawl's id and that row. */
 async function runningCrawl(owner: string): Promise<{ crawlId: string; start: FrontierRow }> {

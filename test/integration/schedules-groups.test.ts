@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, type Container } from '../../src/container.js';
-import { exec } from '../../src/db/sql.js';
+import type { Container } from '../../src/container.js';
 import type { Actor } from '../../src/domain/auth/actor.js';
 import { beginFirings } from '../../src/domain/schedules/schedule-begin.js';
 import type { CallOutcome } from '../../src/domain/schedules/schedule-caller.js';
@@ -8,35 +7,27 @@ import { finishFirings } from '../../src/domain/schedules/schedule-finish.js';
 import { FIRE_KIND, type FirePayload } from '../../src/domain/schedules/schedule-rows.js';
 import type { ClaimedJob } from '../../src/workers/queue/job-kind.js';
 import type { JobQueue } from '../../src/workers/queue/job-queue.js';
-import { allowLocalPorts, testConfig } from '../support/config.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startApiContainer, type ApiContainer } from '../support/api-container.js';
 
 // Firings begun and recorded many per transaction (beginFirings, finishFirings) on the
 // Postgres server, step by step without workers: each firing of a group comes to what it
 // would have alone — a deleted schedule, a lost lease, a run taken over and the same
 // schedule's next due time side by side — and a delete waits for a group's runs to be recorded.
 
-let db: TestDatabase;
+let harness: ApiContainer;
+let sql: ApiContainer['sql'];
 let api: Container;
 let queue: JobQueue;
 let actor: Actor;
 const OK: CallOutcome = { ok: true, httpStatus: 200, error: null, resourceId: null, excerpt: 'ok\u0000ay' };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await createContainer(testConfig({ database: { url: db.url }, outbound: allowLocalPorts(9) }), { role: 'api' });
+  harness = await startApiContainer('schedule-groups');
+  ({ api, actor, sql } = harness);
   queue = api.queue;
-  const team = await api.services.apiKeys.createTeam('schedule-groups');
-  actor = { teamId: team.id, via: 'api_key' };
 }, 120_000);
 
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
-
-const sql = <T extends object = Record<string, unknown>>(text: string, params: unknown[] = []) =>
-  exec<T>(api.db.orm.em.fork(), text, params);
+afterAll(() => harness?.close());
 
 /** A recurring schedule (every minute; nothing calls it here); its id. */
 async function everyMinute(): Promise<string> {
