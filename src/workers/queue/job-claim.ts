@@ -84,13 +84,15 @@ export function renewSql(ids: readonly string[], owner: string, secs: number, lo
   );
 }
 
+/** What completing a job sets (the lease given up, any earlier attempt's error cleared). */
+const COMPLETED = `status = 'completed', finished_at = clock_timestamp(), lease_owner = null, lease_expires_at = null,
+  error_code = null, error_message = null`;
+
 /**
  * Completes job `?` if owner `?` still holds it; returns its id then. Statements that complete a
  * job together with their own writes use it as a CTE (`with done as (COMPLETE_SQL) …`).
  */
-export const COMPLETE_SQL = `update jobs set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
-    lease_expires_at = null, error_code = null, error_message = null
-  where id = ? and status = 'running' and lease_owner = ? returning id`;
+export const COMPLETE_SQL = `update jobs set ${COMPLETED} where id = ? and status = 'running' and lease_owner = ? returning id`;
 
 /** Locks job `?` if owner `?` still holds its lease (`JobQueue.holds`; a CTE of statements that write under it). */
 export const HOLDS_SQL = `select 1 from jobs where id = ? and lease_owner = ? and status = 'running' and lease_expires_at > now() for update`;
@@ -112,9 +114,7 @@ export const ownedParams = (jobs: readonly Pick<ClaimedJob, 'id' | 'owner'>[]): 
  * with them start `with ${COMPLETE_ALL_CTES}, …`.
  */
 export const COMPLETE_ALL_CTES = `held as (${RUNNING_AS_OWNED} order by j.id for update of j),
-  done as (update jobs j set status = 'completed', finished_at = clock_timestamp(), lease_owner = null,
-    lease_expires_at = null, error_code = null, error_message = null
-  from held where j.id = held.id returning j.id)`;
+  done as (update jobs j set ${COMPLETED} from held where j.id = held.id returning j.id)`;
 
 /** `JobQueue.completeAll`: the ids it completed. */
 export const COMPLETE_ALL_SQL = `with ${COMPLETE_ALL_CTES} select id from done`;
