@@ -5,8 +5,10 @@ import { allowLocalPorts } from '../support/config.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 
 // What a scrape costs the database (docs/benchmarks.md, "The request and write path"): with
-// the key known, one statement that stores the page and the scrape together. Its values are
-// written into the SQL (src/db/sql.ts says why), so quotes and backslashes must come back intact.
+// the key known, one statement that stores the page and the scrape together, and before it one
+// that reads the pieces of the page's text this process has not seen yet (search-vector.ts).
+// Its values are written into the SQL (src/db/sql.ts says why), so quotes and backslashes must
+// come back intact.
 
 // Quotes and a backslash: what SQL written by hand would have to escape.
 const TITLE = `Statements per scrape: it's one \\ "counted"`;
@@ -17,7 +19,10 @@ let app: TestApp;
 let site: FixtureServer;
 
 beforeAll(async () => {
-  site = await startFixtureServer({ '/page': html(PAGE) });
+  site = await startFixtureServer({
+    '/page': html(PAGE),
+    '/new': html('<html><body><main><p>Unseen gleaming words: quokka, xylophone.</p></main></body></html>'),
+  });
   app = await startTestApp({ config: { outbound: allowLocalPorts(site.port) } });
 }, 60_000);
 
@@ -51,7 +56,7 @@ const scrape = async () => {
 
 describe('a scrape and the database', () => {
   it('stores the page and the scrape with one statement, quotes and backslashes intact', async () => {
-    await scrape(); // the key is looked up once, then cached
+    await scrape(); // the key is looked up once, then cached; the page's pieces are remembered
     let body: Awaited<ReturnType<typeof scrape>> | undefined;
     const statements = await statementsDuring(async () => {
       body = await scrape();
@@ -71,5 +76,17 @@ describe('a scrape and the database', () => {
         [body!.id],
       );
     expect(rows).toEqual([{ title: TITLE, found: true }]);
+  });
+
+  it('reads the pieces of a page it has not seen in one statement before the insert', async () => {
+    await scrape();
+    const statements = await statementsDuring(async () => {
+      const res = await app.request('/v1/scrapes', { method: 'POST', json: { url_to_scrape: site.url('/new') } });
+      expect(res.status).toBe(200);
+    });
+    const own = statements.filter((sql) => !/from "api_keys"/.test(sql));
+    expect(own).toHaveLength(2);
+    expect(own[0]).toMatch(/^select to_tsvector\('english', t\.text\)::text as vector from json_array_elements_text/);
+    expect(own[1]).toMatch(/^with page as \(insert into pages .*::tsvector, to_tsvector/s);
   });
 });

@@ -36,6 +36,11 @@ export class Page {
    * `pageSearchParams`); set by the executor, not a column of its own and not loaded back.
    */
   searchText: string | null = null;
+  /**
+   * `searchText`'s vector as a tsvector literal (search-vector.ts), when the executor could
+   * assemble it: the inserts write it in place of `to_tsvector(searchText)`. Never loaded.
+   */
+  searchTextVector: string | null = null;
   /** The full-text vector (migration 0008); written by raw SQL, never loaded. */
   searchVector?: string | null;
 }
@@ -64,6 +69,7 @@ export const PageSchema = new EntitySchema<Page>({
     createdAt: columns.createdAt(),
     // Written into `search_vector` by the raw inserts (page-row.ts); never a column of its own.
     searchText: { type: 'string', nullable: true, persist: false },
+    searchTextVector: { type: 'string', nullable: true, persist: false },
     searchVector: { type: 'string', columnType: 'tsvector', nullable: true, lazy: true, hidden: true },
   },
 });

@@ -7,13 +7,20 @@ export const PAGE_SETTINGS = {
     default: '20000',
     doc: "Characters of a stored page's markdown (or text) written to the full-text index of the `stored` search provider, after its title and description. The index is computed with every page stored, on the database's CPU: on the embedded database 20,000 characters cost more than the rest of a scrape (docs/benchmarks.md). Lower it for throughput; 0 indexes titles and descriptions only. Pages stored before a change keep their index.",
   },
+  PAGE_SEARCH_PIECES: {
+    schema: int(0, 10_000_000),
+    default: '100000',
+    doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the database's CPU (docs/content-pipeline.md). About 100 bytes of memory a piece. 0 parses every page's text in the database.",
+  },
 } satisfies SettingsTable;
 
 export interface PageSettings {
   /** Characters of a page's text in its `search_vector` (title and description are always in it). */
   searchTextChars: number;
+  /** Pieces remembered for assembling text vectors (0: the database parses every text). */
+  searchPieces: number;
 }
 
 export function pageSettings(v: ParsedOf<typeof PAGE_SETTINGS>): PageSettings {
-  return { searchTextChars: v.PAGE_SEARCH_TEXT_CHARS };
+  return { searchTextChars: v.PAGE_SEARCH_TEXT_CHARS, searchPieces: v.PAGE_SEARCH_PIECES };
 }

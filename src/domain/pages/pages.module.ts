@@ -1,10 +1,11 @@
-import { exec } from '../../db/sql.js';
+import { exec, execLarge } from '../../db/sql.js';
 import { defineModule } from '../../module/app-module.js';
 import { PageContentStore } from './page-content.js';
 import { PageViews } from './page-views.js';
 import { PageSchema } from './page.entity.js';
 import { PAGE_SETTINGS, pageSettings } from './page.settings.js';
 import { pagesGraphQL } from './pages.graphql.js';
+import { SearchVectors } from './search-vector.js';
 import { retrieveRoutes } from './retrieve.routes.js';
 
 const PURGE_CHUNK = 500;
@@ -21,7 +22,10 @@ export const pagesModule = defineModule({
       hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,
       inlineLimitBytes: ctx.config.scrape.inlineContentLimitBytes,
     });
-    return { pages: new PageViews(ctx.orm, content), pageContent: content, pageSettings: ctx.settings };
+    const searchVectors = new SearchVectors((sql, params) => execLarge(ctx.orm.em.fork(), sql, params), {
+      maxPieces: ctx.settings.searchPieces,
+    });
+    return { pages: new PageViews(ctx.orm, content), pageContent: content, pageSettings: ctx.settings, searchVectors };
   },
   routes: ({ pages }) => retrieveRoutes({ pages }),
   graphql: (kit, { pages }) => pagesGraphQL(kit, pages),

@@ -17,6 +17,7 @@ import type { PageLink } from '../../pipeline/page-links.js';
 import type { ContentOptions, ContentResult } from '../../pipeline/types.js';
 import type { FormatContent, PageContentStore } from '../pages/page-content.js';
 import { Page } from '../pages/page.entity.js';
+import type { SearchVectors } from '../pages/search-vector.js';
 import { planScrape, type ScrapePlan } from './scrape-plan.js';
 import type { ScrapeOptions } from './scrape.schema.js';
 
@@ -36,6 +37,8 @@ export interface ScrapeExecutorDeps {
   models?: ModelRegistry;
   /** Characters of a page's markdown or text its full-text index reads (PAGE_SEARCH_TEXT_CHARS). */
   searchTextChars: number;
+  /** Assembles the text's vector for the page's insert; without it the database parses the text. */
+  searchVectors?: SearchVectors;
 }
 
 export interface ExecuteRequest {
@@ -191,7 +194,13 @@ export class ScrapeExecutor {
       content.json = JSON.stringify(produced.value ?? null);
       if (produced.warning) jsonNotes.push(produced.warning);
     }
-    const formats = await this.deps.pages.write(request.teamId, request.pageId, content);
+    // For the full-text index of stored pages (what the built-in search provider finds): its
+    // vector is assembled while the objects are written.
+    const searchText = searchTextOf(content, this.deps.searchTextChars);
+    const [formats, searchTextVector] = await Promise.all([
+      this.deps.pages.write(request.teamId, request.pageId, content),
+      searchText && this.deps.searchVectors ? this.deps.searchVectors.literal(searchText) : null,
+    ]);
     const page = Object.assign(new Page(), {
       id: request.pageId,
       teamId: request.teamId,
@@ -205,8 +214,8 @@ export class ScrapeExecutor {
       links: toStorable(converted?.links ?? null),
       actionsOutput: toStorable(snapshot.actionsOutput ?? null),
       createdAt: new Date(),
-      // For the full-text index of stored pages (what the built-in search provider finds).
-      searchText: searchTextOf(content, this.deps.searchTextChars),
+      searchText,
+      searchTextVector,
     });
     return {
       page,

@@ -16,7 +16,7 @@ export const scrapesModule = defineModule({
   name: 'scrapes',
   entities: [ScrapeSchema],
   services: (ctx) => {
-    const { pages, pageContent, pageSettings } = ctx.use(pagesModule);
+    const { pages, pageContent, pageSettings, searchVectors } = ctx.use(pagesModule);
     const executor = new ScrapeExecutor({
       engines: ctx.engines,
       guard: ctx.guard,
@@ -28,6 +28,7 @@ export const scrapesModule = defineModule({
       proxies: ctx.proxies,
       models: ctx.models,
       searchTextChars: pageSettings.searchTextChars,
+      searchVectors,
     });
     return { scrapes: new ScrapeService(ctx.orm, executor, pages), executor, parsers: ctx.parsers };
   },
