@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchVectors, searchPieces, type SearchVectorQuery } from '../../src/domain/pages/search-vector.js';
+import { searchPieces } from '../../src/domain/pages/search-pieces.js';
+import { SearchVectors, type SearchVectorQuery } from '../../src/domain/pages/search-vector.js';
 import { startApiContainer, type ApiContainer } from '../support/api-container.js';
 
 // A page's text vector assembled from pieces must be Postgres's own `to_tsvector('english', …)`
-// to the position (docs/content-pipeline.md, "The stored-pages index"). Checked here against the
+// to the position (docs/answers.md, "The stored-pages index"). Checked here against the
 // test server; bench/search-vector-parity.ts checks the 2,000 bench pages on the embedded database.
 
 let h: ApiContainer;

@@ -10,7 +10,7 @@ export const PAGE_SETTINGS = {
   PAGE_SEARCH_PIECES: {
     schema: int(0, 10_000_000),
     default: '100000',
-    doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the database's CPU (docs/content-pipeline.md). About 100 bytes of memory a piece. 0 parses every page's text in the database.",
+    doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the database's CPU (docs/answers.md). About 100 bytes of memory a piece. 0 parses every page's text in the database.",
   },
 } satisfies SettingsTable;
 

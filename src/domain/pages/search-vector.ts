@@ -1,36 +1,56 @@
 /**
  * A page's text vector for the stored-pages index, built as Postgres's own
- * `to_tsvector('english', text)` would build it, without making Postgres parse the page.
+ * `to_tsvector('english', text)` builds it, without Postgres parsing the page (docs/answers.md,
+ * "The stored-pages index: a text's vector from its pieces").
  *
- * Why: on the embedded database Postgres's text-search parser costs ~0.5 µs a character
- * (WebAssembly), 10–13 ms for a page's 20,000 characters, more than the rest of a scrape
- * (docs/benchmarks.md, "The stored-pages index without the parser"). But a page is made of
- * whitespace-separated pieces that repeat from page to page ("the", "search.", "`config`",
- * "(default"), and the parser reads each piece the same way wherever it stands: between two
- * ASCII blanks it always begins a token afresh. So the vector of a text is the vectors of its
- * pieces, each piece's positions shifted by the positions the pieces before it took. Postgres
- * still reads every piece, once per process: each new piece of a page is sent with the others
- * in one `to_tsvector` call, and what it made of it is remembered (`SEARCH_VECTOR_CACHE_PIECES`).
- * The page's statement then casts the assembled vector (`?::tsvector`, ~1 ms) instead of parsing
- * the text.
+ * Why: on the embedded database the text-search parser costs ~0.5 µs a character (WebAssembly),
+ * 9–13 ms for a page's 20,000 characters, more than the rest of a scrape. But a page is made of
+ * blank-separated pieces that repeat from page to page (`the`, `search.`, `` `config` ``), and
+ * the parser reads each piece the same way wherever it stands (search-pieces.ts says where the
+ * text is cut). So a text's vector is its pieces' vectors, each shifted by the positions the
+ * pieces before it took. Postgres reads each piece once per process: a page's new pieces go in
+ * one `to_tsvector` call, and what it made of them is remembered (PAGE_SEARCH_PIECES). The
+ * page's insert then casts the assembled literal (`?::tsvector`) instead of parsing the text.
  *
- * The one construct that spans blanks is an HTML tag (`<a href="x">`, a comment, and the text
- * of `<script>`/`<style>`, which the parser skips): a piece holding a possible tag is joined
- * with the pieces up to the tag's `>`, and where that could be cut wrong (quotes, comments,
- * `<?`, script and style) the page is left to `to_tsvector` whole (`null`). Equality with
- * Postgres is tested on the benchmark site's pages, the golden pages and hand-made edge cases
- * (`test/integration/search-vector.test.ts`, `bench/search-vector-parity.ts`).
+ * Equality with Postgres, position for position: test/integration/search-vector.test.ts and
+ * bench/search-vector-parity.ts.
  */
+import { PieceTable } from './piece-table.js';
+import { pieceBounds } from './search-pieces.js';
 
 /** Runs one statement and returns its rows (the pages module passes the database). */
 export type SearchVectorQuery = (sql: string, params: string[]) => Promise<Array<Record<string, unknown>>>;
 
-/** What Postgres made of one piece: its lexemes with positions counted from 1, and how many positions it took. */
-interface PieceVector {
-  /** Positions the piece takes (its words, stop words included; not blanks or tags). */
+/**
+ * A lexeme, once per process however many pieces give it: written out as the literal needs it,
+ * with scratch room for the page being assembled (`assemble` runs without awaiting, so one page
+ * at a time uses it).
+ */
+interface Lexeme {
+  /** `'lexeme'` as a tsvector literal writes it. */
+  quoted: string;
+  /** The page being assembled that `written`, `count` and `last` belong to. */
+  page: number;
+  /** The lexeme with its positions so far, as the literal writes them. */
+  written: string;
+  /** Positions written. */
   count: number;
-  /** Lexeme and positions; `null` when the piece has none. */
-  lexemes: Array<[string, number[]]> | null;
+  /** The last position written. */
+  last: number;
+}
+
+/**
+ * What Postgres made of one piece. Most pieces are one word: those are kept as their lexeme
+ * alone (`null` for a stop word), one position taken, the lexeme at it. Others keep how many
+ * positions they take (words, stop words included; not blanks or tags) and their lexemes with
+ * positions counted from 1.
+ */
+type PieceVector = Lexeme | null | { count: number; lexemes: Array<[Lexeme, number[]]> };
+
+/** A piece's vector as read from the database, before its lexemes are the process's own. */
+interface RawVector {
+  count: number;
+  lexemes: Array<[string, number[]]>;
 }
 
 /** The piece that separates new pieces in one `to_tsvector` call; checked against Postgres once. */
@@ -41,76 +61,6 @@ const MAX_POSITION = 16383;
 const MAX_POSITIONS = 255;
 /** New pieces parsed in one call; a lexeme keeps 255 positions, the sentinel included. */
 const PIECES_PER_CALL = 200;
-/** A piece this long (a tag spanning lines, an unclosed `<`, minified code) sends its page to `to_tsvector`. */
-const MAX_PIECE_CHARS = 4000;
-/** Blanks that end any token but a tag: the parser's `isspace` on ASCII. */
-const BLANKS = /[ \t\n\r\f\v]+/;
-/** `<` as the parser's tag start reads it: a letter, `/`, `!`, `?`, `:` or `_` after it. */
-const TAG_START = /<[A-Za-z/!?:_]/g;
-/** Tags the parser reads differently (comments, declarations, skipped script and style text). */
-const UNSURE_TAG = /<(?:[!?]|\/?(?:script|style))/i;
-/** `<` as the parser's tag start reads it, from any index (for a test within a slice). */
-const HAS_TAG_START = /<[A-Za-z/!?:_]/;
-
-/**
- * The text's pieces in order, each to be read on its own; `null` when a tag makes the cut unsure
- * or a piece is too long to remember (the caller then indexes the text with `to_tsvector`).
- */
-export function searchPieces(text: string): string[] | null {
-  const pieces: string[] = [];
-  let from = 0;
-  TAG_START.lastIndex = 0;
-  for (let tag = TAG_START.exec(text); tag; tag = TAG_START.exec(text)) {
-    const start = tag.index;
-    // A tag, if it is one, ends at the first `>` (without quotes nothing in it can hide one). The
-    // region runs from the blank before the `<` to the blank after the `>`, and on to the next
-    // `>` while another tag starts between that `>` and the blank.
-    let end = start;
-    let regionEnd: number;
-    for (;;) {
-      end = text.indexOf('>', end + 1);
-      if (end < 0) end = text.length;
-      regionEnd = firstBlankFrom(text, end);
-      const tail = text.slice(end + 1, regionEnd).search(HAS_TAG_START);
-      if (tail < 0) break;
-      end += 1 + tail;
-    }
-    const regionStart = lastBlankBefore(text, start, from);
-    const tags = text.slice(start, regionEnd);
-    if (UNSURE_TAG.test(tags) || tags.includes('"') || tags.includes("'")) return null;
-    if (!pushPieces(pieces, text.slice(from, regionStart))) return null;
-    if (regionEnd - regionStart > MAX_PIECE_CHARS) return null;
-    pieces.push(text.slice(regionStart, regionEnd));
-    from = regionEnd;
-    TAG_START.lastIndex = regionEnd;
-  }
-  return pushPieces(pieces, text.slice(from)) ? pieces : null;
-}
-
-/** Adds the text's blank-separated pieces; false when one is longer than MAX_PIECE_CHARS. */
-function pushPieces(pieces: string[], text: string): boolean {
-  for (const piece of text.split(BLANKS)) {
-    if (piece.length > MAX_PIECE_CHARS) return false;
-    if (piece !== '') pieces.push(piece);
-  }
-  return true;
-}
-
-function isBlank(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
-}
-
-function lastBlankBefore(text: string, index: number, floor: number): number {
-  let i = index;
-  while (i > floor && !isBlank(text.charCodeAt(i - 1))) i--;
-  return i;
-}
-
-function firstBlankFrom(text: string, index: number): number {
-  let i = index;
-  while (i < text.length && !isBlank(text.charCodeAt(i))) i++;
-  return i;
-}
 
 /**
  * Reads a tsvector as Postgres writes it (`'lexeme':1,3 'other':2`, no weights) into lexemes
@@ -155,20 +105,30 @@ export function parseTsvector(text: string): Array<[string, number[]]> {
   return out;
 }
 
+/**
+ * A copy of `piece` that does not hold on to the page it was cut from (V8 keeps a longer
+ * substring as a view of its parent string: remembered, it would keep the page's whole text).
+ */
+function detached(piece: string): string {
+  return (' ' + piece).slice(1);
+}
+
 /** A lexeme as a tsvector literal writes it. */
 function quoteLexeme(lexeme: string): string {
   return `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
 export interface SearchVectorsOptions {
-  /** Pieces remembered (two generations of half each; the older is dropped when the newer fills). */
+  /** Pieces remembered; when full, all are forgotten and learnt again. */
   maxPieces: number;
 }
 
 /** Builds pages' text vectors from remembered pieces; one per process or thread. */
 export class SearchVectors {
-  private young = new Map<string, PieceVector>();
-  private old = new Map<string, PieceVector>();
+  private pieces = new PieceTable<PieceVector>();
+  private lexemes = new Map<string, Lexeme>();
+  /** Times everything was forgotten (a page must not mix Lexemes from before and after). */
+  private forgotten = 0;
   /** Whether the database reads the sentinel as one word of its own (asked once). */
   private usable: Promise<boolean> | null = null;
 
@@ -183,49 +143,73 @@ export class SearchVectors {
    */
   async literal(text: string): Promise<string | null> {
     if (this.options.maxPieces <= 0) return null;
-    const pieces = searchPieces(text);
-    if (!pieces) return null;
-    const known = new Map<string, PieceVector>();
-    const missing: string[] = [];
-    for (const piece of pieces) {
-      if (known.has(piece)) continue;
-      const vector = this.recall(piece);
-      if (vector) known.set(piece, vector);
-      else if (piece.toLowerCase().includes(SENTINEL)) return null;
-      else if (!missing.includes(piece)) missing.push(piece);
+    const bounds = pieceBounds(text);
+    if (!bounds) return null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const literal = await this.assembleFrom(text, bounds);
+      if (literal !== RETRY) return literal;
     }
-    if (missing.length > 0) {
-      const read = await this.read(missing);
+    return null;
+  }
+
+  /**
+   * The pieces' vector, or RETRY when everything was forgotten while the new pieces were read
+   * (the page would mix Lexemes of before and after).
+   */
+  private async assembleFrom(text: string, bounds: number[]): Promise<string | null | typeof RETRY> {
+    // Room is made between pages, never in the middle of one.
+    if (this.pieces.size >= this.options.maxPieces) this.forget();
+    const vectors = new Array<PieceVector>(bounds.length / 2);
+    // Pieces not remembered, each with where it stands in the text.
+    const missing = new Map<string, number[]>();
+    for (let i = 0; i < vectors.length; i++) {
+      const start = bounds[2 * i]!;
+      const end = bounds[2 * i + 1]!;
+      const vector = this.pieces.find(text, start, end);
+      if (vector !== undefined) {
+        vectors[i] = vector;
+        continue;
+      }
+      const piece = text.slice(start, end);
+      const at = missing.get(piece);
+      if (at) at.push(i);
+      else if (piece.toLowerCase().includes(SENTINEL)) return null;
+      else missing.set(piece, [i]);
+    }
+    if (missing.size > 0) {
+      const forgotten = this.forgotten;
+      const read = await this.read([...missing.keys()]);
       if (!read) return null;
-      for (const [piece, vector] of read) {
-        known.set(piece, vector);
-        this.remember(piece, vector);
+      // Another page made room meanwhile: this page's remembered vectors hold Lexemes of before.
+      if (this.forgotten !== forgotten) return RETRY;
+      for (const [piece, raw] of read) {
+        const vector = this.compact(raw);
+        for (const i of missing.get(piece)!) vectors[i] = vector;
+        this.pieces.add(detached(piece), vector);
       }
     }
-    return assemble(pieces, known);
+    return assemble(vectors);
   }
 
-  private recall(piece: string): PieceVector | undefined {
-    const young = this.young.get(piece);
-    if (young) return young;
-    const old = this.old.get(piece);
-    if (old) this.remember(piece, old);
-    return old;
+  private forget(): void {
+    this.pieces = new PieceTable<PieceVector>();
+    this.lexemes = new Map();
+    this.forgotten++;
   }
 
-  private remember(piece: string, vector: PieceVector): void {
-    if (this.young.size >= this.options.maxPieces / 2) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(piece, vector);
+  /** The one Lexeme of `text` in this process. */
+  private lexeme(text: string): Lexeme {
+    let lexeme = this.lexemes.get(text);
+    if (!lexeme)
+      this.lexemes.set(text, (lexeme = { quoted: quoteLexeme(text), page: 0, written: '', count: 0, last: 0 }));
+    return lexeme;
   }
 
   /**
    * What Postgres makes of each new piece: one `to_tsvector` per call of up to PIECES_PER_CALL
    * pieces, all calls in one statement; `null` when a call reached Postgres's limits.
    */
-  private async read(pieces: string[]): Promise<Map<string, PieceVector> | null> {
+  private async read(pieces: string[]): Promise<Map<string, RawVector> | null> {
     this.usable ??= this.checkSentinel();
     if (!(await this.usable)) return null;
     const calls: string[] = [];
@@ -241,14 +225,26 @@ export class SearchVectors {
       `select to_tsvector('english', t.text)::text as vector from json_array_elements_text(?::json) with ordinality as t(text, n) order by t.n`,
       [JSON.stringify(calls)],
     );
-    const out = new Map<string, PieceVector>();
+    const out = new Map<string, RawVector>();
     for (const [call, row] of rows.entries()) {
       const lexemes = parseTsvector(String(row.vector));
       // A lexeme at Postgres's limits (255 positions, position 16383) may have lost positions.
       if (lexemes.some(([, p]) => p.length >= MAX_POSITIONS || p[p.length - 1]! >= MAX_POSITION)) return null;
-      if (!splitCall(lexemes, pieces.slice(call * PIECES_PER_CALL, (call + 1) * PIECES_PER_CALL), out)) return null;
+      const batch = pieces.slice(call * PIECES_PER_CALL, (call + 1) * PIECES_PER_CALL);
+      const vectors = splitCall(lexemes, batch.length);
+      if (!vectors) return null;
+      batch.forEach((piece, i) => out.set(piece, vectors[i]!));
     }
     return out;
+  }
+
+  /** A piece's vector with its lexemes made the process's own, a one-word piece as its lexeme alone. */
+  private compact(vector: RawVector): PieceVector {
+    const lexemes = vector.lexemes.map(([text, positions]): [Lexeme, number[]] => [this.lexeme(text), positions]);
+    if (vector.count !== 1) return { count: vector.count, lexemes };
+    if (lexemes.length === 0) return null;
+    const [[lexeme, positions]] = lexemes as [[Lexeme, number[]]];
+    return lexemes.length === 1 && positions.length === 1 ? lexeme : { count: 1, lexemes };
   }
 
   /**
@@ -267,15 +263,15 @@ export class SearchVectors {
 }
 
 /**
- * Cuts one call's vector back into its pieces' vectors at the sentinel's positions; false when
- * the sentinel is not where it was put (nothing is then remembered).
+ * Cuts one call's vector back into its pieces' vectors at the sentinel's positions; null when
+ * the sentinel is not where it was put.
  */
-function splitCall(lexemes: Array<[string, number[]]>, pieces: string[], out: Map<string, PieceVector>): boolean {
+function splitCall(lexemes: Array<[string, number[]]>, pieces: number): RawVector[] | null {
   const sentinel = lexemes.find(([lexeme]) => lexeme === SENTINEL)?.[1] ?? [];
-  if (sentinel.length !== pieces.length) return false;
-  const vectors: PieceVector[] = pieces.map((_, i) => ({
-    count: sentinel[i]! - (i === 0 ? 0 : sentinel[i - 1]!) - 1,
-    lexemes: null,
+  if (sentinel.length !== pieces) return null;
+  const vectors = sentinel.map((at, i) => ({
+    count: at - (i === 0 ? 0 : sentinel[i - 1]!) - 1,
+    lexemes: [] as Array<[string, number[]]>,
   }));
   for (const [lexeme, positions] of lexemes) {
     if (lexeme === SENTINEL) continue;
@@ -284,14 +280,12 @@ function splitCall(lexemes: Array<[string, number[]]>, pieces: string[], out: Ma
       while (position > sentinel[piece]!) piece++;
       const base = piece === 0 ? 0 : sentinel[piece - 1]!;
       const vector = vectors[piece]!;
-      vector.lexemes ??= [];
       const last = vector.lexemes[vector.lexemes.length - 1];
       if (last && last[0] === lexeme) last[1].push(position - base);
       else vector.lexemes.push([lexeme, [position - base]]);
     }
   }
-  pieces.forEach((piece, i) => out.set(piece, vectors[i]!));
-  return true;
+  return vectors;
 }
 
 /**
@@ -299,26 +293,50 @@ function splitCall(lexemes: Array<[string, number[]]>, pieces: string[], out: Ma
  * 16383 is written as 16383, a lexeme keeps its first 255 distinct positions and none after a
  * 16383.
  */
-function assemble(pieces: string[], known: Map<string, PieceVector>): string {
-  const positions = new Map<string, number[]>();
+function assemble(vectors: PieceVector[]): string {
+  const page = ++pages;
+  const used: Lexeme[] = [];
   let base = 0;
-  for (const piece of pieces) {
-    const vector = known.get(piece)!;
-    if (vector.lexemes) {
+  for (const vector of vectors) {
+    if (vector === null) base += 1;
+    else if ('quoted' in vector) addPosition(vector, ++base, page, used);
+    else {
       for (const [lexeme, relative] of vector.lexemes) {
-        let list = positions.get(lexeme);
-        if (!list) positions.set(lexeme, (list = []));
-        for (const r of relative) {
-          const position = Math.min(base + r, MAX_POSITION);
-          const last = list[list.length - 1];
-          if (list.length >= MAX_POSITIONS || last === MAX_POSITION || last === position) continue;
-          list.push(position);
-        }
+        for (const r of relative) addPosition(lexeme, base + r, page, used);
       }
+      base += vector.count;
     }
-    base += vector.count;
   }
   let out = '';
-  for (const [lexeme, list] of positions) out += `${out === '' ? '' : ' '}${quoteLexeme(lexeme)}:${list.join(',')}`;
+  for (const lexeme of used) {
+    out += out === '' ? lexeme.written : ` ${lexeme.written}`;
+    lexeme.written = '';
+  }
   return out;
 }
+
+/** Writes one more position of a lexeme on `page`, within Postgres's limits (see `assemble`). */
+function addPosition(lexeme: Lexeme, at: number, page: number, used: Lexeme[]): void {
+  const position = at < MAX_POSITION ? at : MAX_POSITION;
+  if (lexeme.page !== page) {
+    lexeme.page = page;
+    lexeme.written = `${lexeme.quoted}:${POSITIONS[position]!}`;
+    lexeme.count = 1;
+    lexeme.last = position;
+    used.push(lexeme);
+    return;
+  }
+  if (lexeme.count >= MAX_POSITIONS || lexeme.last === MAX_POSITION || lexeme.last === position) return;
+  lexeme.written += `,${POSITIONS[position]!}`;
+  lexeme.count++;
+  lexeme.last = position;
+}
+
+/** Positions as text, written once (a page writes thousands). */
+const POSITIONS = Array.from({ length: MAX_POSITION + 1 }, (_, i) => String(i));
+
+/** What `assembleFrom` answers when it has to start again. */
+const RETRY = Symbol('retry');
+
+/** Pages assembled in this process: marks which page a Lexeme's positions belong to. */
+let pages = 0;
