@@ -97,11 +97,21 @@ describe('search vectors assembled from pieces', () => {
     expect(statements).toBe(0);
   });
 
-  it('forgets the older half when full, and still builds the same vectors', async () => {
+  it('forgets when full, and still builds the same vectors, for pages in flight too', async () => {
     const vectors = new SearchVectors(query, { maxPieces: 4 });
     const text = 'alpha beta gamma delta epsilon zeta eta theta';
     for (let round = 0; round < 3; round++) {
       expect(await assembled(vectors, text)).toBe(await postgresVector(text));
+    }
+    // Pages assembled at once while each fills the memory: every one is still Postgres's vector,
+    // or left to it (after three tries), never a mix of lexemes from before and after a reset.
+    const texts = Array.from(
+      { length: 6 },
+      (_, i) => `page ${i} alpha beta searching searched ${'x'.repeat(i)}y words`,
+    );
+    const built = await Promise.all(texts.map((t) => assembled(vectors, t)));
+    for (const [i, vector] of built.entries()) {
+      if (vector !== null) expect(vector).toBe(await postgresVector(texts[i]!));
     }
   });
 

@@ -5,10 +5,11 @@ export const PAGE_SETTINGS = {
   PAGE_SEARCH_TEXT_CHARS: {
     schema: int(0, 100_000),
     default: '20000',
-    doc: "Characters of a stored page's markdown (or text) written to the full-text index of the `stored` search provider, after its title and description. The index is computed with every page stored, on the database's CPU: on the embedded database 20,000 characters cost more than the rest of a scrape (docs/benchmarks.md). Lower it for throughput; 0 indexes titles and descriptions only. Pages stored before a change keep their index.",
+    doc: "Characters of a stored page's markdown (or text) written to the full-text index of the `stored` search provider, after its title and description. The index is written with every page stored: its text's vector is assembled from pieces the database read before (PAGE_SEARCH_PIECES), and the pieces it has not seen are parsed on the database's CPU (docs/benchmarks.md). Lower it for throughput; 0 indexes titles and descriptions only. Pages stored before a change keep their index.",
   },
   PAGE_SEARCH_PIECES: {
-    schema: int(0, 10_000_000),
+    // Below ~10,000 a page's own pieces would fill it: every page would read them all again.
+    schema: int(0, 10_000_000).refine((n) => n === 0 || n >= 10_000, { error: 'expected 0 or at least 10000' }),
     default: '100000',
     doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the database's CPU (docs/answers.md). About 100 bytes of memory a piece. 0 parses every page's text in the database.",
   },

@@ -119,7 +119,10 @@ function quoteLexeme(lexeme: string): string {
 }
 
 export interface SearchVectorsOptions {
-  /** Pieces remembered; when full, all are forgotten and learnt again. */
+  /**
+   * Pieces remembered (and lexemes: far fewer); when full, they are forgotten and learnt again.
+   * 0: every text is left to `to_tsvector`.
+   */
   maxPieces: number;
 }
 
@@ -127,8 +130,8 @@ export interface SearchVectorsOptions {
 export class SearchVectors {
   private pieces = new PieceTable<PieceVector>();
   private lexemes = new Map<string, Lexeme>();
-  /** Times everything was forgotten (a page must not mix Lexemes from before and after). */
-  private forgotten = 0;
+  /** Times the lexemes were dropped (a page must not mix Lexemes from before and after). */
+  private lexemeGeneration = 0;
   /** Whether the database reads the sentinel as one word of its own (asked once). */
   private usable: Promise<boolean> | null = null;
 
@@ -153,12 +156,14 @@ export class SearchVectors {
   }
 
   /**
-   * The pieces' vector, or RETRY when everything was forgotten while the new pieces were read
+   * The pieces' vector, or RETRY when the lexemes were dropped while the new pieces were read
    * (the page would mix Lexemes of before and after).
    */
   private async assembleFrom(text: string, bounds: number[]): Promise<string | null | typeof RETRY> {
-    // Room is made between pages, never in the middle of one.
-    if (this.pieces.size >= this.options.maxPieces) this.forget();
+    // Room is made between pages, never in the middle of one. Lexemes are far fewer than pieces
+    // and stay when the pieces go, so pages in flight keep theirs; they go when they fill up too.
+    if (this.pieces.size >= this.options.maxPieces) this.pieces = new PieceTable<PieceVector>();
+    if (this.lexemes.size >= this.options.maxPieces) this.forgetLexemes();
     const vectors = new Array<PieceVector>(bounds.length / 2);
     // Pieces not remembered, each with where it stands in the text.
     const missing = new Map<string, number[]>();
@@ -177,11 +182,12 @@ export class SearchVectors {
       else missing.set(piece, [i]);
     }
     if (missing.size > 0) {
-      const forgotten = this.forgotten;
+      const generation = this.lexemeGeneration;
       const read = await this.read([...missing.keys()]);
       if (!read) return null;
-      // Another page made room meanwhile: this page's remembered vectors hold Lexemes of before.
-      if (this.forgotten !== forgotten) return RETRY;
+      // Another page dropped the lexemes meanwhile: this page's remembered vectors hold the
+      // Lexemes of before, the new ones would be Lexemes of after (the same word twice).
+      if (this.lexemeGeneration !== generation) return RETRY;
       for (const [piece, raw] of read) {
         const vector = this.compact(raw);
         for (const i of missing.get(piece)!) vectors[i] = vector;
@@ -191,10 +197,10 @@ export class SearchVectors {
     return assemble(vectors);
   }
 
-  private forget(): void {
+  private forgetLexemes(): void {
     this.pieces = new PieceTable<PieceVector>();
     this.lexemes = new Map();
-    this.forgotten++;
+    this.lexemeGeneration++;
   }
 
   /** The one Lexeme of `text` in this process. */
