@@ -104,7 +104,8 @@ export interface NetworkTracker {
   track(request: Request): void;
   /**
    * Waits, at most `maxMs`, until no request is in flight and none has been for `QUIET_MS`
-   * (or `reactMs` when no request started at all: the time a page gets to react to an interaction).
+   * (or `reactMs` when no request started at all: the time a page gets to react to an interaction),
+   * and a round trip to the page brought no request that was still on its way.
    */
   settle(maxMs: number, signal: AbortSignal, reactMs?: number): Promise<void>;
 }
@@ -140,7 +141,17 @@ export function trackNetwork(page: Page): NetworkTracker {
         const quietFor = started === startedBefore ? reactMs : QUIET_MS;
         if (inflight.size > 0) quietSince = null;
         else if (quietSince === null) quietSince = Date.now();
-        else if (Date.now() - quietSince >= quietFor) return;
+        else if (Date.now() - quietSince >= quietFor) {
+          // Quiet as far as this side knows. A request the page made meanwhile may still be on
+          // its way here (paused at the route layer, its event not yet read: seen in CI under
+          // load, where a page's data request went unnoticed and the page was captured empty).
+          // The browser answers in order, so after one round trip to the page every request it
+          // made before has reached the route layer.
+          const seen = started;
+          await page.evaluate(() => 0).catch(() => undefined);
+          if (started === seen && inflight.size === 0) return;
+          quietSince = null;
+        }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
