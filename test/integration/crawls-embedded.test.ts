@@ -31,4 +31,16 @@ describe('crawls on the embedded database', () => {
     expect(new Set(pages.map((p: Json) => p.url)).size).toBe(pages.length);
     expect(pages.map((p: Json) => p.url)).toContain(site.u(S, '/docs/b'));
   });
+
+  it("indexes the crawled pages' text for the stored search, assembled from pieces", async () => {
+    // /docs/a says "Configure" only in its text (a link), not in its title: found by its text's
+    // vector, which the embedded database assembles from pieces by default (search-vector.ts).
+    const res = await app.request('/v1/searches', {
+      method: 'POST',
+      json: { query: 'configuring', provider: 'stored' },
+    });
+    expect(res.status).toBe(200);
+    const urls = (res.body.results as Json[]).map((r) => r.url);
+    expect(urls).toEqual(expect.arrayContaining([site.u(S, '/docs/a'), site.u(S, '/docs/b')]));
+  });
 });

@@ -23,7 +23,8 @@ beforeAll(async () => {
     '/page': html(PAGE),
     '/new': html('<html><body><main><p>Unseen gleaming words: quokka, xylophone.</p></main></body></html>'),
   });
-  app = await startTestApp({ config: { outbound: allowLocalPorts(site.port) } });
+  // The pieces are remembered on the embedded database by default; asked for here on the server.
+  app = await startTestApp({ config: { outbound: allowLocalPorts(site.port), pages: { searchPieces: 100_000 } } });
 }, 60_000);
 
 afterAll(async () => {

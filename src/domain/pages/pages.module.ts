@@ -9,6 +9,8 @@ import { SearchVectors } from './search-vector.js';
 import { retrieveRoutes } from './retrieve.routes.js';
 
 const PURGE_CHUNK = 500;
+/** PAGE_SEARCH_PIECES when unset on the embedded database. */
+const EMBEDDED_SEARCH_PIECES = 100_000;
 
 /** Stored pages (of scrapes, batch items and crawls): their content objects and `GET /v1/retrieve`. */
 export const pagesModule = defineModule({
@@ -22,8 +24,10 @@ export const pagesModule = defineModule({
       hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,
       inlineLimitBytes: ctx.config.scrape.inlineContentLimitBytes,
     });
+    // Assembling pays on the embedded database, whose parser runs as WebAssembly; a server's
+    // native parser costs less than the assembling (docs/benchmarks.md).
     const searchVectors = new SearchVectors((sql, params) => execLarge(ctx.orm.em.fork(), sql, params), {
-      maxPieces: ctx.settings.searchPieces,
+      maxPieces: ctx.settings.searchPieces ?? (ctx.config.database.url ? 0 : EMBEDDED_SEARCH_PIECES),
     });
     return { pages: new PageViews(ctx.orm, content), pageContent: content, pageSettings: ctx.settings, searchVectors };
   },
