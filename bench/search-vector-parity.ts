@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { builtinTransformers } from '../plugins/transformers/index.js';
 import { openEmbeddedDatabase } from '../src/db/embedded/embedded-database.js';
 import { createOrm } from '../src/db/orm.js';
-import { exec, execLarge } from '../src/db/sql.js';
+import { execLarge } from '../src/db/sql.js';
 import { SearchVectors } from '../src/domain/pages/search-vector.js';
 import { createContentPipeline } from '../src/pipeline/index.js';
 import { DEFAULT_SITE_DIR, RESULTS_DIR } from './lib/paths.js';
@@ -51,7 +51,7 @@ const texts = [...site, ...golden].map((t) => t.slice(0, chars));
 const embedded = await openEmbeddedDatabase(null);
 const orm = await createOrm({ connection: embedded.target, poolSize: 2 });
 const em = orm.em.fork();
-const vectors = new SearchVectors((sql, params) => exec(em, sql, params), { maxPieces: 200_000 });
+const vectors = new SearchVectors((sql, params) => execLarge(em, sql, params), { maxPieces: 200_000 });
 
 let equal = 0;
 let fallback = 0;
