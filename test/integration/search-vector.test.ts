@@ -39,6 +39,7 @@ const EDGE_CASES: Record<string, string> = {
   hyphens: 'A well-known state-of-the-art co-operative, re-run and x-1 sub-2-part --- hy- phen',
   'urls and hosts':
     'See [the docs](https://example.com/docs/start?x=1&y=2#top), http://a.b.c:8080/p/q.html, www.example.org and (example.net).',
+  'quotes and backslashes in lexemes': "x http://example.com/a'b\\c?d='e' /usr/o'k\\x f\\g it's",
   'emails and files': 'Write to someone@example.com or <a.b@c.io>; files /usr/local/bin/node, ./run.sh and ~/x/y.txt',
   numbers: 'Version 1.2.3, float 3.14, sci 1e10 and -2.5E-3, int -42, +7, uint 42, 1,000,000 and 12:30',
   'code and markdown':

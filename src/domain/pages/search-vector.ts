@@ -15,37 +15,26 @@
  * Equality with Postgres, position for position: test/integration/search-vector.test.ts and
  * bench/search-vector-parity.ts.
  */
-import { PieceTable } from './piece-table.js';
+import { grown, MISSING, PieceTable } from './piece-table.js';
 import { pieceBounds } from './search-pieces.js';
 
 /** Runs one statement and returns its rows (the pages module passes the database). */
 export type SearchVectorQuery = (sql: string, params: string[]) => Promise<Array<Record<string, unknown>>>;
 
 /**
- * A lexeme, once per process however many pieces give it: written out as the literal needs it,
- * with scratch room for the page being assembled (`assemble` runs without awaiting, so one page
- * at a time uses it).
+ * What Postgres made of one piece, as the piece table keeps it (one number). Most pieces are one
+ * word: those are kept as their lexeme's id (≥ 0) or STOP_WORD, one position taken, the lexeme
+ * at it. Others are `MULTI − k`, the k-th of `multis`: how many positions the piece takes (words,
+ * stop words included; not blanks or tags) and its lexemes with positions counted from 1.
  */
-interface Lexeme {
-  /** `'lexeme'` as a tsvector literal writes it. */
-  quoted: string;
-  /** The page being assembled that `written`, `count` and `last` belong to. */
-  page: number;
-  /** The lexeme with its positions so far, as the literal writes them. */
-  written: string;
-  /** Positions written. */
-  count: number;
-  /** The last position written. */
-  last: number;
-}
+const STOP_WORD = -1;
+const MULTI = -2;
 
-/**
- * What Postgres made of one piece. Most pieces are one word: those are kept as their lexeme
- * alone (`null` for a stop word), one position taken, the lexeme at it. Others keep how many
- * positions they take (words, stop words included; not blanks or tags) and their lexemes with
- * positions counted from 1.
- */
-type PieceVector = Lexeme | null | { count: number; lexemes: Array<[Lexeme, number[]]> };
+/** A piece of several words: `entries` holds, for each lexeme, its id, n, then its n positions. */
+interface MultiVector {
+  count: number;
+  entries: Int32Array;
+}
 
 /** A piece's vector as read from the database, before its lexemes are the process's own. */
 interface RawVector {
@@ -105,17 +94,9 @@ export function parseTsvector(text: string): Array<[string, number[]]> {
   return out;
 }
 
-/**
- * A copy of `piece` that does not hold on to the page it was cut from (V8 keeps a longer
- * substring as a view of its parent string: remembered, it would keep the page's whole text).
- */
-function detached(piece: string): string {
-  return (' ' + piece).slice(1);
-}
-
-/** A lexeme as a tsvector literal writes it. */
-function quoteLexeme(lexeme: string): string {
-  return `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+/** A lexeme as a tsvector literal writes it between its quotes. */
+function escapeLexeme(lexeme: string): string {
+  return lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''");
 }
 
 export interface SearchVectorsOptions {
@@ -128,9 +109,11 @@ export interface SearchVectorsOptions {
 
 /** Builds pages' text vectors from remembered pieces; one per process or thread. */
 export class SearchVectors {
-  private pieces = new PieceTable<PieceVector>();
-  private lexemes = new Map<string, Lexeme>();
-  /** Times the lexemes were dropped (a page must not mix Lexemes from before and after). */
+  private pieces = new PieceTable();
+  /** The pieces of several words (their values in `pieces` point here); dropped with the pieces. */
+  private multis: MultiVector[] = [];
+  private lexemes = new Lexemes();
+  /** Times the lexemes were dropped (a page must not mix ids from before and after). */
   private lexemeGeneration = 0;
   /** Whether the database reads the sentinel as one word of its own (asked once). */
   private usable: Promise<boolean> | null = null;
@@ -157,22 +140,25 @@ export class SearchVectors {
 
   /**
    * The pieces' vector, or RETRY when the lexemes were dropped while the new pieces were read
-   * (the page would mix Lexemes of before and after).
+   * (the page would mix ids of before and after).
    */
   private async assembleFrom(text: string, bounds: number[]): Promise<string | null | typeof RETRY> {
     // Room is made between pages, never in the middle of one. Lexemes are far fewer than pieces
     // and stay when the pieces go, so pages in flight keep theirs; they go when they fill up too.
-    if (this.pieces.size >= this.options.maxPieces) this.pieces = new PieceTable<PieceVector>();
+    if (this.pieces.size >= this.options.maxPieces) this.forgetPieces();
     if (this.lexemes.size >= this.options.maxPieces) this.forgetLexemes();
-    const vectors = new Array<PieceVector>(bounds.length / 2);
+    const values = new Int32Array(bounds.length / 2);
+    // This page's pieces of several words (its values point here, not into `this.multis`, which a
+    // reset while new pieces are read would replace).
+    const multis: MultiVector[] = [];
     // Pieces not remembered, each with where it stands in the text.
     const missing = new Map<string, number[]>();
-    for (let i = 0; i < vectors.length; i++) {
+    for (let i = 0; i < values.length; i++) {
       const start = bounds[2 * i]!;
       const end = bounds[2 * i + 1]!;
-      const vector = this.pieces.find(text, start, end);
-      if (vector !== undefined) {
-        vectors[i] = vector;
+      const value = this.pieces.find(text, start, end);
+      if (value !== MISSING) {
+        values[i] = value > MULTI ? value : MULTI - (multis.push(this.multis[MULTI - value]!) - 1);
         continue;
       }
       const piece = text.slice(start, end);
@@ -185,30 +171,30 @@ export class SearchVectors {
       const generation = this.lexemeGeneration;
       const read = await this.read([...missing.keys()]);
       if (!read) return null;
-      // Another page dropped the lexemes meanwhile: this page's remembered vectors hold the
-      // Lexemes of before, the new ones would be Lexemes of after (the same word twice).
+      // Another page dropped the lexemes meanwhile: this page's remembered values hold the ids of
+      // before, the new ones would be ids of after (the same word twice, or another word).
       if (this.lexemeGeneration !== generation) return RETRY;
       for (const [piece, raw] of read) {
         const vector = this.compact(raw);
-        for (const i of missing.get(piece)!) vectors[i] = vector;
-        this.pieces.add(detached(piece), vector);
+        // A piece of several words: one value for this page, another for the table.
+        const value = typeof vector === 'number' ? vector : MULTI - (multis.push(vector) - 1);
+        const remembered = typeof vector === 'number' ? vector : MULTI - (this.multis.push(vector) - 1);
+        for (const i of missing.get(piece)!) values[i] = value;
+        this.pieces.add(piece, 0, piece.length, remembered);
       }
     }
-    return assemble(vectors);
+    return this.lexemes.assemble(values, multis);
+  }
+
+  private forgetPieces(): void {
+    this.pieces = new PieceTable();
+    this.multis = [];
   }
 
   private forgetLexemes(): void {
-    this.pieces = new PieceTable<PieceVector>();
-    this.lexemes = new Map();
+    this.forgetPieces();
+    this.lexemes = new Lexemes();
     this.lexemeGeneration++;
-  }
-
-  /** The one Lexeme of `text` in this process. */
-  private lexeme(text: string): Lexeme {
-    let lexeme = this.lexemes.get(text);
-    if (!lexeme)
-      this.lexemes.set(text, (lexeme = { quoted: quoteLexeme(text), page: 0, written: '', count: 0, last: 0 }));
-    return lexeme;
   }
 
   /**
@@ -245,12 +231,13 @@ export class SearchVectors {
   }
 
   /** A piece's vector with its lexemes made the process's own, a one-word piece as its lexeme alone. */
-  private compact(vector: RawVector): PieceVector {
-    const lexemes = vector.lexemes.map(([text, positions]): [Lexeme, number[]] => [this.lexeme(text), positions]);
-    if (vector.count !== 1) return { count: vector.count, lexemes };
-    if (lexemes.length === 0) return null;
-    const [[lexeme, positions]] = lexemes as [[Lexeme, number[]]];
-    return lexemes.length === 1 && positions.length === 1 ? lexeme : { count: 1, lexemes };
+  private compact(vector: RawVector): number | MultiVector {
+    const { count, lexemes } = vector;
+    if (count === 1 && lexemes.length === 0) return STOP_WORD;
+    if (count === 1 && lexemes.length === 1 && lexemes[0]![1].length === 1) return this.lexemes.id(lexemes[0]![0]);
+    const entries: number[] = [];
+    for (const [text, positions] of lexemes) entries.push(this.lexemes.id(text), positions.length, ...positions);
+    return { count, entries: Int32Array.from(entries) };
   }
 
   /**
@@ -295,47 +282,108 @@ function splitCall(lexemes: Array<[string, number[]]>, pieces: number): RawVecto
 }
 
 /**
- * The pieces' vectors, shifted and joined as `to_tsvector` joins a text's words: a position past
- * 16383 is written as 16383, a lexeme keeps its first 255 distinct positions and none after a
- * 16383.
+ * The lexemes of a process, each an id: its literal form in `inner`, and scratch room in typed
+ * arrays for the page being assembled (`assemble` runs without awaiting, so one page at a time
+ * uses it). A lexeme costs its one string and its entry in `ids`; nothing else is an object.
  */
-function assemble(vectors: PieceVector[]): string {
-  const page = ++pages;
-  const used: Lexeme[] = [];
-  let base = 0;
-  for (const vector of vectors) {
-    if (vector === null) base += 1;
-    else if ('quoted' in vector) addPosition(vector, ++base, page, used);
-    else {
-      for (const [lexeme, relative] of vector.lexemes) {
-        for (const r of relative) addPosition(lexeme, base + r, page, used);
-      }
-      base += vector.count;
-    }
-  }
-  let out = '';
-  for (const lexeme of used) {
-    out += out === '' ? lexeme.written : ` ${lexeme.written}`;
-    lexeme.written = '';
-  }
-  return out;
-}
+class Lexemes {
+  /** Id of each lexeme, by the lexeme. */
+  private readonly ids = new Map<string, number>();
+  /**
+   * The lexeme as a tsvector literal writes it between its quotes, by id: the very string that
+   * keys `ids` unless it holds a quote or a backslash.
+   */
+  private readonly inner: string[] = [];
+  /** The page whose positions `count`, `last`, `first` and `tail` hold, by id. */
+  private page = new Int32Array(1024);
+  private count = new Int32Array(1024);
+  private last = new Int32Array(1024);
+  /** The lexeme's first and last position on the page, as entries of `positions`. */
+  private first = new Int32Array(1024);
+  private tail = new Int32Array(1024);
+  /** The page's positions: value, and the entry of the same lexeme's next one (−1: none). */
+  private positions = new Int32Array(4096);
+  private next = new Int32Array(4096);
+  /** Pages assembled: tells which page a lexeme's scratch belongs to. */
+  private pages = 0;
 
-/** Writes one more position of a lexeme on `page`, within Postgres's limits (see `assemble`). */
-function addPosition(lexeme: Lexeme, at: number, page: number, used: Lexeme[]): void {
-  const position = at < MAX_POSITION ? at : MAX_POSITION;
-  if (lexeme.page !== page) {
-    lexeme.page = page;
-    lexeme.written = `${lexeme.quoted}:${POSITIONS[position]!}`;
-    lexeme.count = 1;
-    lexeme.last = position;
-    used.push(lexeme);
-    return;
+  get size(): number {
+    return this.inner.length;
   }
-  if (lexeme.count >= MAX_POSITIONS || lexeme.last === MAX_POSITION || lexeme.last === position) return;
-  lexeme.written += `,${POSITIONS[position]!}`;
-  lexeme.count++;
-  lexeme.last = position;
+
+  /** The id of `lexeme` (as `to_tsvector` wrote it, unquoted). */
+  id(lexeme: string): number {
+    let id = this.ids.get(lexeme);
+    if (id === undefined) {
+      id = this.inner.push(/['\\]/.test(lexeme) ? escapeLexeme(lexeme) : lexeme) - 1;
+      this.ids.set(lexeme, id);
+      if (id === this.page.length) {
+        const size = id * 2;
+        this.page = grown(this.page, size);
+        this.count = grown(this.count, size);
+        this.last = grown(this.last, size);
+        this.first = grown(this.first, size);
+        this.tail = grown(this.tail, size);
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The pieces' vectors, shifted and joined as `to_tsvector` joins a text's words: a position
+   * past 16383 is written as 16383, a lexeme keeps its first 255 distinct positions and none
+   * after a 16383. `values` are the pieces' values (see STOP_WORD), `multis` what MULTI − k means.
+   */
+  assemble(values: Int32Array, multis: MultiVector[]): string {
+    const page = ++this.pages;
+    const { page: pageOf, count, last, first, tail } = this;
+    let { positions, next } = this;
+    const used: number[] = [];
+    let written = 0;
+    const add = (id: number, at: number): void => {
+      const position = at < MAX_POSITION ? at : MAX_POSITION;
+      if (pageOf[id] === page) {
+        const previous = last[id]!;
+        if (count[id]! >= MAX_POSITIONS || previous === MAX_POSITION || previous === position) return;
+        count[id]!++;
+        next[tail[id]!] = written;
+      } else {
+        pageOf[id] = page;
+        count[id] = 1;
+        first[id] = written;
+        used.push(id);
+      }
+      last[id] = position;
+      tail[id] = written;
+      if (written === positions.length) {
+        this.positions = positions = grown(positions, written * 2);
+        this.next = next = grown(next, written * 2);
+      }
+      positions[written] = position;
+      next[written++] = -1;
+    };
+    let base = 0;
+    for (let v = 0; v < values.length; v++) {
+      const value = values[v]!;
+      if (value === STOP_WORD) base += 1;
+      else if (value >= 0) add(value, ++base);
+      else {
+        const { count, entries } = multis[MULTI - value]!;
+        for (let e = 0; e < entries.length; e += 2 + entries[e + 1]!) {
+          for (let p = e + 2; p < e + 2 + entries[e + 1]!; p++) add(entries[e]!, base + entries[p]!);
+        }
+        base += count;
+      }
+    }
+    let out = '';
+    for (let u = 0; u < used.length; u++) {
+      const id = used[u]!;
+      let entry = first[id]!;
+      out += `${u === 0 ? '' : ' '}'${this.inner[id]!}':${POSITIONS[positions[entry]!]!}`;
+      for (entry = next[entry]!; entry !== -1; entry = next[entry]!) out += `,${POSITIONS[positions[entry]!]!}`;
+    }
+    return out;
+  }
 }
 
 /** Positions as text, written once (a page writes thousands). */
@@ -343,6 +391,3 @@ const POSITIONS = Array.from({ length: MAX_POSITION + 1 }, (_, i) => String(i));
 
 /** What `assembleFrom` answers when it has to start again. */
 const RETRY = Symbol('retry');
-
-/** Pages assembled in this process: marks which page a Lexeme's positions belong to. */
-let pages = 0;
