@@ -1,7 +1,9 @@
 /**
  * What storing a scraped page costs the database (issue 17, item 3): the scrape's one statement
  * (page and scrape rows, the page's search vector) on the embedded PGlite, reached through its
- * socket as the service reaches it, with and without the search text, and `to_tsvector` alone.
+ * socket as the service reaches it: with the search text (parsed by `to_tsvector`), with its
+ * vector assembled as the service assembles it (search-vector.ts), without search text, and
+ * `to_tsvector` alone.
  * CPU is this process's (all threads: PGlite runs in one of them), per statement, the median of
  * the rounds after the first. Pages: the bench site's articles with their tags stripped, cut to
  * `--chars` (PAGE_SEARCH_TEXT_CHARS, default its default: what a page's markdown gives the index).
@@ -16,6 +18,7 @@ import { createOrm, migrate } from '../src/db/orm.js';
 import { exec, execLarge, type SqlValue } from '../src/db/sql.js';
 import { PAGE_INSERT_COLUMNS, PAGE_INSERT_VALUES } from '../src/domain/pages/page-row.js';
 import { PAGE_SETTINGS } from '../src/domain/pages/page.settings.js';
+import { SearchVectors } from '../src/domain/pages/search-vector.js';
 import { DEFAULT_SITE_DIR } from './lib/paths.js';
 
 const { values } = parseArgs({
@@ -47,21 +50,27 @@ const SQL = `with page as (insert into pages (${PAGE_INSERT_COLUMNS}) values (${
   insert into scrapes (id, team_id, url, page_id, request, metadata, warning, created_at)
   select ?, ?, ?, page.id, ?, ?, ?, now() from page`;
 let n = 0;
-function params(text: string): SqlValue[] {
+function params(text: string, vector: string | null = null): SqlValue[] {
   const id = `bench${n++}`;
   const url = `http://127.0.0.1/docs/${id}`;
   const formats = { markdown: { key: `teams/team_bench/pages/${id}/content.md`, bytes: 30_000 } };
   const meta = { title: "A page's title", description: 'What it is about', status_code: 200, final_url: url };
   return [
     ...[id, 'team_bench', 'scrape', url, url, 200, JSON.stringify(formats), JSON.stringify(meta), null, null],
-    ...[meta.title, meta.description, text],
+    ...[meta.title, meta.description, vector, vector === null ? text : null],
     ...[`scrape_${id}`, 'team_bench', url, '{"formats":["markdown"]}', '{}', null],
   ];
 }
 
+// The text's vector as the service assembles it (search-vector.ts), its pieces read beforehand.
+const vectors = new SearchVectors((sql, values) => execLarge(orm.em, sql, values), { maxPieces: 1_000_000 });
+const assembled = new Map<string, string | null>();
+for (const text of texts) assembled.set(text, await vectors.literal(text));
+
 const variants: Record<string, (text: string) => Promise<unknown>> = {
   'insert (exec: MikroORM formats)': (text) => exec(orm.em, SQL, params(text)),
   'insert (execLarge)': (text) => execLarge(orm.em, SQL, params(text)),
+  'insert with the assembled vector (execLarge)': (text) => execLarge(orm.em, SQL, params(text, assembled.get(text)!)),
   'insert without search text (execLarge)': () => execLarge(orm.em, SQL, params('')),
   "to_tsvector('english', text) alone": (text) => exec(orm.em, `select to_tsvector('english', ?) is null`, [text]),
 };

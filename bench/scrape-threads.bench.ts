@@ -9,6 +9,8 @@
  * rest are V8's helpers (the garbage collector's parallel work) and libuv's pool. No reference
  * side: the scrape benchmark compares with the bare loop.
  *
+ * Also the process's peak resident size (VmHWM: boot, warm-up and the measured pages).
+ *
  *   node --import tsx bench/scrape-threads.bench.ts --requests 800 --concurrency 1 [--set NAME=VALUE]
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -80,6 +82,7 @@ try {
   const others = used.filter((t) => t.tid !== service.pid).sort((a, b) => b.ms - a.ms);
   const perPage = (ms: number) => (ms / requests).toFixed(2);
   const total = used.reduce((sum, t) => sum + t.ms, 0);
+  const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1];
   const rows: [string, number][] = [
     ['main thread', main.ms],
     ['busiest other thread (conversion at concurrency 1)', others[0]?.ms ?? 0],
@@ -88,7 +91,7 @@ try {
     ['all threads', total],
   ];
   process.stdout.write(
-    `${requests} pages at concurrency ${concurrency} after ${warmup} of warm-up: ${(requests / seconds).toFixed(1)} pages/s, load average ${load.toFixed(2)} at the start\n` +
+    `${requests} pages at concurrency ${concurrency} after ${warmup} of warm-up: ${(requests / seconds).toFixed(1)} pages/s, load average ${load.toFixed(2)} at the start, peak RSS (VmHWM) ${(Number(hwm) / 1024).toFixed(0)} MiB\n` +
       `| thread | CPU ms per page |\n|---|---:|\n${rows.map(([name, ms]) => `| ${name} | ${perPage(ms)} |`).join('\n')}\n`,
   );
 } finally {
