@@ -116,6 +116,16 @@ describe('search vectors assembled from pieces', () => {
     }
   });
 
+  it('builds the same vectors when its page numbers start again', async () => {
+    const vectors = new SearchVectors(query, { maxPieces: 1_000 });
+    const text = 'words and words again, then other words';
+    const expected = await postgresVector(text);
+    expect(await assembled(vectors, text)).toBe(expected);
+    // White-box: the page counter is an Int32 in typed arrays; it must start again, not wrap.
+    (vectors as unknown as { lexemes: { pages: number } }).lexemes.pages = 0x7ffffffe;
+    for (let i = 0; i < 3; i++) expect(await assembled(vectors, text)).toBe(expected);
+  });
+
   it('leaves to to_tsvector what it cannot cut safely, and everything when turned off', async () => {
     const vectors = new SearchVectors(query, { maxPieces: 1_000 });
     for (const text of [

@@ -335,6 +335,11 @@ class Lexemes {
    * after a 16383. `values` are the pieces' values (see STOP_WORD), `multis` what MULTI − k means.
    */
   assemble(values: Int32Array, multis: MultiVector[]): string {
+    // Page numbers are Int32 in `page`: start again long before they would wrap.
+    if (this.pages === 0x7fffffff) {
+      this.pages = 0;
+      this.page.fill(0);
+    }
     const page = ++this.pages;
     const { page: pageOf, count, last, first, tail } = this;
     let { positions, next } = this;
