@@ -1,28 +1,29 @@
-import { hasDescendantNamed, resolveUrl } from '../dom.js';
 import { codeBlock, inlineCode } from './code-rules.js';
-import { formatDestination } from './escape.js';
-import { embedMarkdown, imageMarkdown, isMath, mathTex } from './inline-rules.js';
-import { CHECKED, type Fragment, type MarkdownDraft, NO_SPACE, stripReserved, UNCHECKED } from './markdown-draft.js';
+import { embedMarkdown, imageMarkdown, isMath } from './inline-rules.js';
+import { type Fragment, type MarkdownDraft, stripReserved } from './markdown-draft.js';
 import {
   BLOCK_ELEMENTS,
   HEADINGS,
   SKIPPED,
   escapeHtml,
-  edgeSpaces,
-  firstLinkable,
   hasBlockChild,
-  hasBlockDescendant,
   hasVisibleText,
   isBlankNode,
   isBlock,
   isBlockNode,
   isList,
-  isPermalink,
   isSpace,
   NEEDS_WORK,
-  type EdgeSpaces,
 } from './converter-html-nodes.js';
 import { writeBlockquote, writeDefinitionList, writeList, writeTable } from './converter-html-blocks.js';
+import {
+  writeCheckbox,
+  writeCodeSpan,
+  writeInline,
+  writeLink,
+  writeMath,
+  writeWrapped,
+} from './converter-html-inline.js';
 import type { PageDocument, PageElement, PageNode, PageText } from '../page-node.js';
 
 /**
@@ -47,9 +48,9 @@ export function writeConverterHtml(root: PageElement | PageDocument, baseUrl: UR
 export class ConverterHtmlWriter {
   html = '';
   /** The last thing written is inline content ending in a non-space (the converter would add a space). */
-  private afterText = false;
+  afterText = false;
   /** Inside a heading or a link: blocks and `<br>` flatten to spaces (markdown has one line there). */
-  private flat = 0;
+  flat = 0;
   /** Inside a list the converter lays out itself (`nativeList`). */
   inNativeList = 0;
   /** The node the pending block link goes on, its destination placeholder, and the node whose block opened it. */
@@ -153,7 +154,7 @@ export class ConverterHtmlWriter {
     else if (node.nodeType === 1) this.element(node as PageElement);
   }
 
-  private text(data: string): void {
+  text(data: string): void {
     if (!data) return;
     // One scan decides whether the text needs anything done (most text does not).
     if (NEEDS_WORK.test(data)) {
@@ -173,17 +174,17 @@ export class ConverterHtmlWriter {
     // Attribute lookups scan the element's attributes; most elements have none.
     if (element.hasAttributes() || name === 'math' || name === 'mjx-container') {
       if (name !== 'a' && element.getAttribute('role') === 'button') return;
-      if (isMath(element)) return this.math(element);
+      if (isMath(element)) return writeMath(this, element);
     }
     const markup = INLINE_MARKUP[name];
-    if (markup) return this.inline(element, markup);
+    if (markup) return writeInline(this, element, markup);
     switch (name) {
       case 'a':
-        return this.link(element);
+        return writeLink(this, element);
       case 'img':
         return this.inlineFragment(imageMarkdown(element, this.baseUrl));
       case 'code':
-        return this.codeSpan(element);
+        return writeCodeSpan(this, element);
       case 'kbd':
       case 'samp':
       case 'tt':
@@ -201,13 +202,13 @@ export class ConverterHtmlWriter {
         this.children(element, false);
         return this.text('”');
       case 'input':
-        return this.checkbox(element);
+        return writeCheckbox(this, element);
       case 'sub':
       case 'sup':
         if (!hasVisibleText(element)) return;
-        return this.wrapInline(element, name);
+        return writeWrapped(this, element, name);
     }
-    if (STRUCK.has(name)) return this.inline(element, 'del');
+    if (STRUCK.has(name)) return writeInline(this, element, 'del');
     if (this.flat > 0 && BLOCK_ELEMENTS.has(name)) {
       this.text(' ');
       this.children(element, false);
@@ -285,102 +286,14 @@ export class ConverterHtmlWriter {
     this.afterText = false;
   }
 
-  private inline(element: PageElement, tag: string): void {
-    // Formatting around blocks (an unclosed <em>) cannot be written with delimiters: its content stays plain.
-    if (hasBlockDescendant(element)) return this.children(element, false);
-    this.wrapInline(element, tag);
-  }
-
-  private wrapInline(element: PageElement, tag: string): void {
-    const edges = edgeSpaces(element);
-    if (!hasVisibleText(element) && !hasDescendantNamed(element, 'img')) {
-      // Empty formatting is dropped; its space stays.
-      if (edges.leading) this.text(' ');
-      return;
-    }
-    this.flanked(edges, () => {
-      if (tag === 'del' && this.afterText) this.html += NO_SPACE;
-      this.html += `<${tag}>`;
-      this.children(element, false);
-      this.html += `</${tag}>`;
-      this.afterText = true;
-    });
-  }
-
   /**
-   * Writes an inline element with the whitespace at the edges of its text outside it, as turndown
-   * does: `e<b> f </b>g` is `e **f** g` (the converter would write `e** f** g`, which is not bold).
+   * Puts a link on the first block written inside `anchor` (`target`: that block's element, or the
+   * first node of its inline run), which `openBlock` and `closeBlock` open and close it around.
    */
-  private flanked(edges: EdgeSpaces, write: () => void): void {
-    if (edges.leading) this.text(' ');
-    write();
-    if (edges.trailing) this.text(' ');
-  }
-
-  private codeSpan(code: PageElement): void {
-    const text = (code.textContent ?? '').replace(/\s+/g, ' ');
-    const edges = { leading: text.startsWith(' '), trailing: text.endsWith(' ') };
-    this.flanked(edges, () => this.inlineFragment(inlineCode(text.trim())));
-  }
-
-  private link(anchor: PageElement): void {
-    const rawHref = anchor.getAttribute('href');
-    if (rawHref?.trim().startsWith('#') && isPermalink(anchor)) return;
-    const href = resolveUrl(rawHref, this.baseUrl);
-    if (!href) return this.children(anchor, false);
-    const destination = this.draft.placeholder(formatDestination(href));
-    if (this.flat === 0 && hasBlockDescendant(anchor)) return this.blockLink(anchor, destination);
-    if (!hasVisibleText(anchor) && !hasDescendantNamed(anchor, 'img')) {
-      const label = (anchor.getAttribute('aria-label') ?? anchor.getAttribute('title') ?? '').replace(/\s+/g, ' ');
-      if (!label.trim()) return;
-      // No NO_SPACE here: an icon-only link had no text to keep the space before it, the converter adds one.
-      this.html += `<a href="${destination}">${escapeHtml(stripReserved(label.trim()))}</a>`;
-      this.afterText = true;
-      return;
-    }
-    this.flanked(edgeSpaces(anchor), () => {
-      if (this.afterText) this.html += NO_SPACE;
-      this.html += `<a href="${destination}">`;
-      this.flat++;
-      this.children(anchor, false);
-      this.flat--;
-      this.html += '</a>';
-      this.afterText = true;
-    });
-  }
-
-  /**
-   * A link wrapping blocks (a card: heading and text) goes on its first block (`### [Title](url)`,
-   * then the text); when that block is a list, quote, code or table, the link is the whole text on one line.
-   */
-  private blockLink(anchor: PageElement, destination: string): void {
-    const target = firstLinkable(anchor);
-    // An inline first node carries the link only when it starts a run of its own (beside blocks).
-    const placeable = target && (isBlockNode(target) || (target.parentNode && hasBlockChild(target.parentNode, false)));
-    if (!target || !placeable) {
-      const text = escapeHtml(stripReserved((anchor.textContent ?? '').replace(/\s+/g, ' ').trim()));
-      if (text) this.html += `<div><a href="${destination}">${text}</a></div>`;
-      this.afterText = false;
-      return;
-    }
+  linkOnFirstBlock(anchor: PageElement, target: PageNode, destination: string): void {
     this.linkTarget = target;
     this.linkDestination = destination;
     this.children(anchor);
     this.linkTarget = null;
-  }
-
-  private checkbox(input: PageElement): void {
-    if (input.getAttribute('type')?.toLowerCase() !== 'checkbox') return;
-    let item: PageNode | null = input.parentNode;
-    while (item && (item as PageElement).localName !== 'li') item = item.parentNode;
-    if (!item) return;
-    this.html += input.hasAttribute('checked') ? CHECKED : UNCHECKED;
-  }
-
-  private math(element: PageElement): void {
-    const { tex, display } = mathTex(element);
-    if (!tex) return;
-    if (display) this.blockFragment(`$$\n${tex}\n$$`);
-    else this.inlineFragment(`$${tex}$`);
   }
 }
