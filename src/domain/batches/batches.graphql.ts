@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GraphQLKit } from '../../module/graphql.js';
 import type { BatchProgressEvent } from '../../pubsub/events.js';
+import { progressStream } from '../../pubsub/progress-stream.js';
 import { resourceChannel } from '../../pubsub/events.js';
 import { BATCH_LIMITS, BatchIdParams, BatchItemsQuery, CreateBatchInput, PatchBatchInput } from './batch.schema.js';
 import type { BatchService } from './batch.service.js';
@@ -136,12 +137,7 @@ export function batchGraphQL(kit: GraphQLKit, batches: BatchService): void {
         const events = ctx.pubsub.subscribe(resourceChannel('batch', String(args.id)));
         try {
           const current = await batches.progress(actor, String(args.id)); // 404 for another team's batch
-          yield current;
-          if (current.status !== 'in_progress') return;
-          for await (const event of events) {
-            yield event as BatchProgressEvent;
-            if ((event as BatchProgressEvent).status !== 'in_progress') return;
-          }
+          yield* progressStream<BatchProgressEvent>(current, events, (e) => e.completed + e.failed + e.retried);
         } finally {
           await events.return?.();
         }

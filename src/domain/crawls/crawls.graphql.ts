@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GraphQLKit } from '../../module/graphql.js';
 import type { CrawlProgressEvent } from '../../pubsub/events.js';
+import { progressStream } from '../../pubsub/progress-stream.js';
 import { resourceChannel } from '../../pubsub/events.js';
 import type { CrawlPageEntry } from './crawl-pages.js';
 import {
@@ -169,12 +170,11 @@ export function crawlGraphQL(kit: GraphQLKit, crawls: CrawlService): void {
         const events = ctx.pubsub.subscribe(resourceChannel('crawl', String(args.id)));
         try {
           const current = await crawls.progress(actor, String(args.id)); // 404 for another team's crawl
-          yield current;
-          if (current.status !== 'in_progress') return;
-          for await (const event of events) {
-            yield event as CrawlProgressEvent;
-            if ((event as CrawlProgressEvent).status !== 'in_progress') return;
-          }
+          yield* progressStream<CrawlProgressEvent>(
+            current,
+            events,
+            (e) => e.pagesCount + e.failedCount + e.blockedCount + e.currentDepth,
+          );
         } finally {
           await events.return?.();
         }
