@@ -15,7 +15,13 @@ type ClientSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
  * closes the connection (the parser cannot find the next request in what follows).
  */
 export function createClientErrorHandler(docsUrl: () => string, logger: Logger) {
+  const answered = new WeakSet<ClientSocket>();
   return (err: ParserError, socket: ClientSocket): void => {
+    // The parser reports its error again for the bytes that follow (the rest of a 200 KB
+    // header). The answer is on its way: destroying the socket now, with those bytes unread,
+    // makes the kernel reset the connection, and on Node 24 the reset reaches the client
+    // before it has read the answer.
+    if (answered.has(socket)) return;
     // Node's own rule: never write into a response already under way, nor to a gone client.
     if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
       socket.destroy();
@@ -24,6 +30,7 @@ export function createClientErrorHandler(docsUrl: () => string, logger: Logger) 
     const appError = fromParserError(err);
     const { envelope } = toErrorEnvelope(appError, { docsUrl: docsUrl() });
     const body = JSON.stringify(envelope);
+    answered.add(socket);
     logger.debug({ code: err.code, reason: err.reason, status: envelope.status }, 'malformed request refused');
     socket.end(
       `HTTP/1.1 ${envelope.status} ${ERROR_KINDS[appError.kind].title}\r\n` +
