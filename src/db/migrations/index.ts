@@ -6,10 +6,12 @@ import { Migration0004BatchesAndWebhooks } from './migration-0004-batches-and-we
 import { Migration0005Maps } from './migration-0005-maps.js';
 import { Migration0006Crawls } from './migration-0006-crawls.js';
 import { Migration0007JobQueue } from './migration-0007-job-queue.js';
+import { Migration0013JobsCancelled } from './migration-0013-jobs-cancelled.js';
 
 /**
  * The base schema: the migrations written before the service had modules (they create the
- * tables of several modules at once, and the job queue). Listed here, not discovered from
+ * tables of several modules at once, and the job queue), and later changes to the job queue,
+ * which belongs to no module. Listed here, not discovered from
  * disk, so the same list runs under tsx, vitest and compiled builds. Migrations are
  * append-only: a released one is never edited; a change is a new file, in its module's
  * folder (`AppModule.migrations`). src/db/schema.ts runs these and the modules' in name order.
@@ -22,4 +24,5 @@ export const BASE_MIGRATIONS: MigrationObject[] = [
   { name: '0005-maps', class: Migration0005Maps },
   { name: '0006-crawls', class: Migration0006Crawls },
   { name: '0007-job-queue', class: Migration0007JobQueue },
+  { name: '0013-jobs-cancelled', class: Migration0013JobsCancelled },
 ];

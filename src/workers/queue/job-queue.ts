@@ -14,6 +14,7 @@ import {
   renewSql,
   toClaimed,
 } from './job-claim.js';
+import { cancelJobs } from './job-cancel.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -35,7 +36,9 @@ export interface JobQueueOptions {
  *   transaction-scoped advisory lock, so the limit holds exactly);
  * - priorities, then `run_at`, then the order queued;
  * - expired leases come back (`reap`); a job whose lease expired on its last attempt fails
- *   (`worker_lost`), so work that kills its workers cannot loop; failed jobs stay for inspection.
+ *   (`worker_lost`), so work that kills its workers cannot loop; failed jobs stay for inspection;
+ * - cancelling (`cancel`): queued and running jobs end `cancelled`, and a worker running one
+ *   records nothing more for it.
  *
  * Handlers finish their job inside their own transaction (`complete`, `retry`, `fail` take the
  * transaction's entity manager), so the job and the domain rows it changes commit together.
@@ -256,6 +259,11 @@ export class JobQueue {
     return { outcome: await this.spec(failed.kind).onFailed?.(em, failed, error) };
   }
 
+  /** Cancels the queued or running jobs among `ids` in `em`'s transaction (see `cancelJobs`); the ids cancelled. */
+  cancel(em: EntityManager, ids: readonly string[]): Promise<string[]> {
+    return cancelJobs(em, ids);
+  }
+
   /** Gives jobs back without counting the attempt (a worker shutting down). */
   async release(owner: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
@@ -318,7 +326,7 @@ export class JobQueue {
     return jobFigures(this.orm.em.fork());
   }
 
-  /** Deletes finished jobs: completed ones before `completedBefore`, failed ones before `failedBefore`. */
+  /** Deletes finished jobs: completed and cancelled ones before `completedBefore`, failed ones before `failedBefore`. */
   purge(completedBefore: Date, failedBefore: Date): Promise<number> {
     return purgeFinishedJobs(() => this.orm.em.fork(), completedBefore, failedBefore);
   }

@@ -47,7 +47,10 @@ export async function jobFigures(em: EntityManager): Promise<JobFigures[]> {
   }));
 }
 
-/** Deletes finished jobs, a thousand per statement: completed ones before `completedBefore`, failed ones before `failedBefore`. */
+/**
+ * Deletes finished jobs, a thousand per statement: completed and cancelled ones before
+ * `completedBefore`, failed ones before `failedBefore`.
+ */
 export async function purgeFinishedJobs(
   fork: () => EntityManager,
   completedBefore: Date,
@@ -58,7 +61,8 @@ export async function purgeFinishedJobs(
     const rows = await exec(
       fork(),
       `delete from jobs where id in (
-         select id from jobs where (status = 'completed' and finished_at < ?) or (status = 'failed' and finished_at < ?)
+         select id from jobs where (status in ('completed', 'cancelled') and finished_at < ?)
+           or (status = 'failed' and finished_at < ?)
          limit 1000 for update skip locked)
        returning 1`,
       [completedBefore, failedBefore],

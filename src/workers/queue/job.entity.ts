@@ -9,6 +9,7 @@ export class Job {
   id!: string;
   kind!: string;
   teamId: string | null = null;
+  /** `queued` → `running` → `completed` | `failed` (or back to `queued` for a retry); `cancelled` from queued or running. */
   status!: string;
   priority = 0;
   concurrencyKey: string | null = null;
@@ -40,7 +41,7 @@ export const JobSchema = new EntitySchema<Job>({
     },
     {
       name: 'jobs_finished_index',
-      expression: `create index jobs_finished_index on jobs (finished_at) where status in ('completed', 'failed')`,
+      expression: `create index jobs_finished_index on jobs (finished_at) where status in ('completed', 'failed', 'cancelled')`,
     },
   ],
   properties: {

@@ -188,6 +188,44 @@ describe('JobQueue', () => {
     expect(await rows()).toEqual([{ id: 'a', status: 'completed', attempts: 2, lease_owner: null }]);
   });
 
+  it('cancels queued and running jobs; a cancelled job is never claimed, renewed or recorded by its worker', async () => {
+    await queue.enqueue(['a', 'b', 'c', 'd'].map((id) => ({ id, kind: 'test.job' })));
+    const [a, b] = await queue.claim('test.job', 'w1', 2);
+    await queue.transaction((em) => queue.complete(em, b!));
+    const cancelled = await queue.transaction((em) => queue.cancel(em, ['a', 'b', 'c', 'x']));
+    expect(cancelled.sort()).toEqual(['a', 'c']); // b had ended, x does not exist
+    expect(await queue.transaction((em) => queue.cancel(em, ['a', 'c']))).toEqual([]); // again: nothing left
+    expect(await queue.heartbeat('w1', [a!])).toEqual(['a']); // its worker learns at its next renewal
+    expect(await queue.transaction((em) => queue.complete(em, a!))).toBe(false);
+    expect(await queue.transaction((em) => queue.retry(em, a!, { code: 'x', message: 'x' }, 0))).toBe(false);
+    expect(await queue.transaction((em) => queue.fail(em, 'a', 'w1', { code: 'x', message: 'x' }))).toBeNull();
+    expect((await queue.claim('test.job', 'w2', 4)).map((j) => j.id)).toEqual(['d']);
+    expect(await rows()).toEqual([
+      { id: 'a', status: 'cancelled', attempts: 1, lease_owner: null },
+      { id: 'b', status: 'completed', attempts: 1, lease_owner: null },
+      { id: 'c', status: 'cancelled', attempts: 0, lease_owner: null },
+      { id: 'd', status: 'running', attempts: 1, lease_owner: 'w2' },
+    ]);
+  });
+
+  it('a cancel waits for a worker recording its job, and leaves the job as the worker ended it', async () => {
+    await queue.enqueue([{ id: 'a', kind: 'test.job' }]);
+    const [a] = await queue.claim('test.job', 'w1', 1);
+    let release!: () => void;
+    const recorded = queue.transaction(async (em) => {
+      const done = await queue.complete(em, a!);
+      await new Promise<void>((resolve) => (release = resolve));
+      return done;
+    });
+    await until('the worker holds its row', async () => release !== undefined);
+    const cancel = queue.transaction((em) => queue.cancel(em, ['a']));
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    expect(await recorded).toBe(true);
+    expect(await cancel).toEqual([]);
+    expect((await rows())[0]!.status).toBe('completed');
+  });
+
   it('holdsAll and completeAll take only the jobs whose lease their owner still holds', async () => {
     await queue.enqueue(['a', 'b', 'c', 'd'].map((id) => ({ id, kind: 'test.job' })));
     const claimed = await queue.claim('test.job', 'w1', 4);
@@ -282,7 +320,7 @@ describe('JobQueue', () => {
     ]);
   });
 
-  it('purges finished jobs past their keeping time', async () => {
+  it('purges finished jobs past their keeping time (cancelled ones with the completed)', async () => {
     await queue.enqueue([
       { id: 'a', kind: 'test.job' },
       { id: 'b', kind: 'test.job' },
@@ -290,8 +328,10 @@ describe('JobQueue', () => {
     for (const job of await queue.claim('test.job', 'w1', 2)) {
       await queue.transaction((em) => queue.complete(em, job));
     }
+    await queue.enqueue([{ id: 'c', kind: 'test.job' }]);
+    await queue.transaction((em) => queue.cancel(em, ['c']));
     expect(await queue.purge(new Date(Date.now() - 60_000), new Date(Date.now() - 60_000))).toBe(0);
-    expect(await queue.purge(new Date(Date.now() + 1000), new Date())).toBe(2);
+    expect(await queue.purge(new Date(Date.now() + 1000), new Date())).toBe(3);
   });
 });
 
