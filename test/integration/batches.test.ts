@@ -329,7 +329,7 @@ describe('bad input', () => {
     expect(patch.status).toBe(400);
     expect(((await patch.json()) as Json).detail).toMatch(/^metadata: is required/);
     for (const [query, detail] of [
-      ['status=running', /^status: must be completed or failed/],
+      ['status=running', /^status: must be completed, failed or cancelled/],
       ['cursor=-1', /^cursor: /],
       ['cursor=abc', /^cursor: /],
       ['limit=0', /^limit: /],

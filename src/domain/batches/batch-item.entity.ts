@@ -3,10 +3,10 @@ import { columns } from '../shared/columns.js';
 import { Batch } from './batch.entity.js';
 
 /**
- * queued → completed | failed. `running` is not stored: an item is shown running while its job
- * (same id, src/workers/queue) is leased.
+ * queued → completed | failed, or cancelled with its batch. `running` is not stored: an item is
+ * shown running while its job (same id, src/workers/queue) is leased.
  */
-export type BatchItemStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type BatchItemStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** One URL of a batch; its job on the queue has the same id. */
 export class BatchItem {

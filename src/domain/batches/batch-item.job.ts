@@ -119,6 +119,9 @@ export function batchItemHandler(deps: BatchItemJobDeps): JobHandler<BatchItemPa
         compiled,
       );
       outcome = await deps.ledger.complete(job, executed.page);
+      // Refused: the lease was lost (another worker stores this page again) or the batch was
+      // cancelled (nobody will: its objects go).
+      if (!outcome && (await queue.wasCancelled(job.id))) await deps.executor.discard(executed.page);
     } catch (err) {
       if (signal.aborted) return; // lease lost or shutting down: the item is no longer ours to record
       outcome = await recordFailure(job, err);

@@ -1,7 +1,8 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { columns } from '../shared/columns.js';
 
-export type BatchStatus = 'in_progress' | 'completed' | 'failed';
+/** in_progress → completed (every item ended) | cancelled (by its client); `failed` only when the batch itself could not run. */
+export type BatchStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
 
 /** A batch of URLs run asynchronously; its items are the work queue. */
 export class Batch {
@@ -19,6 +20,7 @@ export class Batch {
   metadata: Record<string, string> = {};
   webhook: string | null = null;
   createdAt: Date = new Date();
+  /** When the batch ended: completed, or cancelled. */
   completedAt: Date | null = null;
 }
 

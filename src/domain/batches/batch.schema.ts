@@ -85,9 +85,9 @@ const cursor = queryInt(0, 1_000_000_000).optional().describe('Offset from the p
 
 export const BatchItemsQuery = z.object({
   status: z
-    .enum(['completed', 'failed'], { error: 'must be completed or failed' })
+    .enum(['completed', 'failed', 'cancelled'], { error: 'must be completed, failed or cancelled' })
     .optional()
-    .describe('completed or failed.'),
+    .describe('completed, failed or cancelled.'),
   cursor,
   limit,
 });

@@ -10,11 +10,13 @@ import { parseInput } from '../../validation.js';
 import type { Actor } from '../auth/actor.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
 import { MetadataSchema } from '../shared/metadata.schema.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url.js';
 import { exec } from '../../db/sql.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { BatchItem } from './batch-item.entity.js';
 import { BATCH_ITEM_JOB } from './batch-ledger.js';
+import { cancelBatch } from './batch-cancel.js';
 import type { ScrapeOptions } from '../scrapes/scrape.schema.js';
 import { batchItemView, batchProgressEvent, batchView, type BatchItemsPageView, type BatchView } from './batch.view.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
@@ -28,6 +30,8 @@ export interface BatchServiceDeps {
   pubsub: PubSub;
   queue: JobQueue;
   webhookUrls: WebhookUrlPolicy;
+  /** Where a cancelled batch's `batch.cancelled` event goes. */
+  outbox: WebhookOutbox;
   /** Wakes this process's job supervisor when a batch is queued. */
   work?: WorkSignal;
   /** Where `file_id` batches read their items (the files module); without it `file_id` is refused. */
@@ -149,10 +153,31 @@ export class BatchService {
     });
   }
 
+  /**
+   * Cancels a batch in progress (`cancelBatch`): its items not ended yet are cancelled (a
+   * worker fetching one records nothing of it), the batch ends `cancelled` with the counts it
+   * had, its webhook gets `batch.cancelled` and subscribers a last progress event. Cancelling a
+   * cancelled batch returns it unchanged; a batch that ended otherwise is a 409.
+   */
+  async cancel(actor: Actor, id: string): Promise<BatchView> {
+    const result = await this.deps.orm.em.fork().transactional((em) => cancelBatch(em, this.deps, actor.teamId, id));
+    if (!result) throw errors.notFound('batch', id);
+    const batch = await this.find(actor, id);
+    if (batch.status !== 'cancelled') {
+      throw new AppError(
+        'conflict',
+        'batch_not_in_progress',
+        `batch ${id} is ${batch.status}: only a batch in progress can be cancelled`,
+      );
+    }
+    if (result.cancelledNow) await this.deps.pubsub.publish(batchProgressEvent(batch));
+    return this.view(batch);
+  }
+
   async items(
     actor: Actor,
     id: string,
-    query: { status?: 'completed' | 'failed'; cursor?: number; limit?: number },
+    query: { status?: 'completed' | 'failed' | 'cancelled'; cursor?: number; limit?: number },
   ): Promise<BatchItemsPageView> {
     const batch = await this.find(actor, id);
     const em = this.deps.orm.em.fork();

@@ -9,7 +9,7 @@ export interface BatchView {
   status: BatchStatus;
   /** Epoch seconds. */
   created: number;
-  /** Epoch seconds; null while in progress. */
+  /** Epoch seconds: when the batch ended (completed or cancelled); null while in progress. */
   completedAt: number | null;
   /** ISO 8601 UTC. */
   startDate: string;
@@ -18,6 +18,8 @@ export interface BatchView {
   completedUrls: number;
   itemsCompleted: number;
   itemsFailed: number;
+  /** Items that had not ended when the batch was cancelled (0 unless cancelled). */
+  itemsCancelled: number;
   numberRetried: number;
   /** The parser id, or "none". */
   parser: string;
@@ -65,6 +67,7 @@ export function batchView(batch: Batch, warning: string | null = null): BatchVie
     completedUrls: batch.itemsCompleted + batch.itemsFailed,
     itemsCompleted: batch.itemsCompleted,
     itemsFailed: batch.itemsFailed,
+    itemsCancelled: itemsCancelled(batch),
     numberRetried: batch.numberRetried,
     parser: batch.parser ?? 'none',
     country: batch.country,
@@ -75,6 +78,16 @@ export function batchView(batch: Batch, warning: string | null = null): BatchVie
     costUsd: null,
     warning,
   };
+}
+
+/**
+ * Items a cancelled batch did not run: every item that had not ended when it was cancelled
+ * (nothing is recorded for them afterwards, so the counts stay as the cancel left them).
+ */
+export function itemsCancelled(
+  batch: Pick<Batch, 'totalUrls' | 'itemsCompleted' | 'itemsFailed'> & { status: string },
+): number {
+  return batch.status === 'cancelled' ? batch.totalUrls - batch.itemsCompleted - batch.itemsFailed : 0;
 }
 
 export function batchItemView(item: BatchItem): BatchItemView {

@@ -26,6 +26,7 @@ export const batchesModule = defineModule({
         pubsub: ctx.pubsub,
         queue: ctx.queue,
         webhookUrls,
+        outbox,
         work: ctx.work,
         files: ctx.use(filesModule).files,
       }),

@@ -69,6 +69,22 @@ export function batchRoutes({ batches }: { batches: BatchService }) {
         presentBatch(await batches.patchMetadata(actor, params.batch_id, body.metadata)),
     }),
     defineRoute({
+      method: 'post',
+      path: '/v1/batches/{batch_id}/cancel',
+      operationId: 'cancelBatch',
+      summary: 'Cancel a batch',
+      description:
+        'Extension: the items not ended yet (queued or being fetched) end `cancelled` and nothing more is recorded for them; items that ended keep their results and counts. The batch ends `cancelled` (`completed_at` is when), its webhook receives `batch.cancelled`, and progress subscribers a last event. Cancelling a cancelled batch returns it unchanged.',
+      tags,
+      params: BatchIdParams,
+      responses: {
+        200: { description: 'The batch, cancelled.', schema: BatchObject },
+        ...notFound,
+        409: { description: 'The batch already completed or failed (`batch_not_in_progress`).' },
+      },
+      handler: async ({ actor, params }) => presentBatch(await batches.cancel(actor, params.batch_id)),
+    }),
+    defineRoute({
       method: 'get',
       path: '/v1/batches/{batch_id}/items',
       operationId: 'listBatchItems',

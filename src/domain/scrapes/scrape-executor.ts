@@ -178,6 +178,11 @@ export class ScrapeExecutor {
     }
   }
 
+  /** Removes the objects `process` stored for a page that will not be recorded (its work was cancelled). */
+  discard(page: Pick<Page, 'teamId' | 'id'>): Promise<void> {
+    return this.deps.pages.remove(page.teamId, page.id);
+  }
+
   /** Converts a fetched page into its formats and stores them; the Page is built, not persisted. */
   async process(request: ExecuteRequest, fetched: FetchedPage, prepared: PreparedScrape): Promise<ExecutedPage> {
     const { snapshot } = fetched;

@@ -24,3 +24,9 @@ export async function cancelJobs(em: EntityManager, ids: readonly string[]): Pro
   );
   return rows.map((r) => r.id);
 }
+
+/** Whether job `id` was cancelled (a worker whose record was refused asks, to clean up what it wrote outside the database). */
+export async function wasCancelled(em: EntityManager, id: string): Promise<boolean> {
+  const rows = await exec(em, `select 1 from jobs where id = ? and status = 'cancelled'`, [id]);
+  return rows.length > 0;
+}

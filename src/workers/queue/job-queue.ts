@@ -14,7 +14,7 @@ import {
   renewSql,
   toClaimed,
 } from './job-claim.js';
-import { cancelJobs } from './job-cancel.js';
+import { cancelJobs, wasCancelled } from './job-cancel.js';
 import { jobFigures, pendingKinds, purgeFinishedJobs, reapExpiredLeases } from './job-reports.js';
 import type { LeaseConnection } from './lease-connection.js';
 
@@ -262,6 +262,11 @@ export class JobQueue {
   /** Cancels the queued or running jobs among `ids` in `em`'s transaction (see `cancelJobs`); the ids cancelled. */
   cancel(em: EntityManager, ids: readonly string[]): Promise<string[]> {
     return cancelJobs(em, ids);
+  }
+
+  /** Whether job `id` was cancelled. */
+  wasCancelled(id: string): Promise<boolean> {
+    return wasCancelled(this.orm.em.fork(), id);
   }
 
   /** Gives jobs back without counting the attempt (a worker shutting down). */
