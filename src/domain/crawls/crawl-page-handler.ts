@@ -84,6 +84,9 @@ export async function handleFetchedPage(
     frontierCap: frontierCap(crawl.maxPages),
     scopeUrl: movedTo,
   });
+  // Refused: the lease was lost (the next runner fetches this URL again) or the crawl was
+  // cancelled (nobody will: the page's objects go).
+  if (!result && (await records.wasCancelled(crawl.id))) await deps.executor.discard(executed.page);
   if (result?.outcome === 'recorded') scope.rememberKeys(redirected ? [...plan.decided, finalKey] : plan.decided);
   return result?.counters ?? null;
 }

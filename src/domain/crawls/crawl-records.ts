@@ -179,6 +179,11 @@ export class CrawlRecords {
     return { counters: toCounters(row), teamId: row.team_id as string };
   }
 
+  /** Whether the crawl's job was cancelled (a runner whose record was refused asks). */
+  wasCancelled(crawlId: string): Promise<boolean> {
+    return this.queue.wasCancelled(crawlId);
+  }
+
   /** Locks the crawl row if `owner` holds its job's lease; null otherwise. */
   private async lockHeld(em: EntityManager, owner: string, crawlId: string): Promise<Row | null> {
     if (!(await this.queue.holds(em, crawlId, owner))) return null;
@@ -229,8 +234,8 @@ export class CrawlRecords {
   }
 }
 
-/** crawl.completed `data` (spec, "Crawl"): start_epoch in epoch milliseconds. */
-function completedEventData(row: Row): Record<string, unknown> {
+/** crawl.completed `data` (spec, "Crawl"): start_epoch in epoch milliseconds. crawl.cancelled has the same. */
+export function completedEventData(row: Row): Record<string, unknown> {
   const created = new Date(row.created_at as string | Date);
   return {
     id: row.id,

@@ -2,17 +2,28 @@ import { EntitySchema } from '@mikro-orm/core';
 import { Team } from '../auth/team.entity.js';
 import type { ScrapeOptions } from '../scrapes/scrape.schema.js';
 
-/** in_progress → completed. A crawl always ends `completed`, with whatever it reached. */
-export type CrawlStatus = 'in_progress' | 'completed';
+/**
+ * in_progress → completed: a crawl ends `completed` with whatever it reached, unless its client
+ * cancelled it first (`cancelled`, with what it had reached then).
+ */
+export type CrawlStatus = 'in_progress' | 'completed' | 'cancelled';
 
 /**
  * Why a crawl ended: `max_pages` / `timeout` (a limit), `exhausted` (nothing left to fetch),
  * `robots_unreachable` (robots.txt answered 5xx/429: RFC 9309 says the site is disallowed),
  * `robots_disallowed` (robots.txt disallows the start URL), `start_failed` (the start page
- * could not be fetched), `engine_error` (the crawl engine could not run here, e.g. no browser).
+ * could not be fetched), `engine_error` (the crawl engine could not run here, e.g. no browser),
+ * `cancelled` (its client cancelled it).
  */
 export type CrawlStopReason =
-  'max_pages' | 'timeout' | 'exhausted' | 'robots_unreachable' | 'robots_disallowed' | 'start_failed' | 'engine_error';
+  | 'max_pages'
+  | 'timeout'
+  | 'exhausted'
+  | 'robots_unreachable'
+  | 'robots_disallowed'
+  | 'start_failed'
+  | 'engine_error'
+  | 'cancelled';
 
 /** A crawl: what was asked, how far it got, and how often a runner took it. Its URLs are in `crawl_frontier`. */
 export class Crawl {

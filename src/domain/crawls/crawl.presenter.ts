@@ -6,10 +6,10 @@ export const CrawlObject = z
   .looseObject({
     id: z.string(),
     object: z.literal('crawl'),
-    status: z.enum(['in_progress', 'completed']),
+    status: z.enum(['in_progress', 'completed', 'cancelled']),
     created: z.number().int().describe('Epoch seconds.'),
     start_date: z.string().describe('ISO 8601 UTC.'),
-    completed_at: z.number().int().nullable().describe('Epoch seconds.'),
+    completed_at: z.number().int().nullable().describe('Epoch seconds: when it ended (completed or cancelled).'),
     start_url: z.string(),
     max_pages: z.number().int(),
     max_depth: z.number().int().nullable().describe('Null: no depth limit.'),
@@ -37,9 +37,10 @@ export const CrawlObject = z
         'robots_disallowed',
         'start_failed',
         'engine_error',
+        'cancelled',
       ])
       .nullable()
-      .describe('Why the crawl completed; null while it runs.'),
+      .describe('Why the crawl ended; null while it runs.'),
     warning: z
       .string()
       .nullable()

@@ -8,6 +8,7 @@ import { compileUrlFilter, type UrlFilterDecision } from '../../url/glob.js';
 import { dedupeKey, normalizeUrl } from '../../url/normalize.js';
 import type { Actor } from '../auth/actor.js';
 import type { ScrapeExecutor } from '../scrapes/scrape-executor.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import { CRAWL_JOB } from './crawl-run.job.js';
@@ -16,6 +17,8 @@ import { CrawlPagesReader } from './crawl-pages.js';
 import { crawlView, type CrawlPagesView, type CrawlView } from './crawl.view.js';
 import type { CrawlProgressEvent } from '../../pubsub/events.js';
 import { progressEvent } from './crawl-progress.js';
+import { cancelCrawl } from './crawl-cancel.js';
+import { toCounters } from './crawl-rows.js';
 import { Crawl } from './crawl.entity.js';
 import { CRAWL_LIMITS, type CreateCrawlCommand, type PreviewCrawlFilterCommand } from './crawl.schema.js';
 
@@ -34,6 +37,8 @@ export interface CrawlServiceDeps {
   pubsub: PubSub;
   queue: JobQueue;
   webhookUrls: WebhookUrlPolicy;
+  /** Where a cancelled crawl's `crawl.cancelled` event goes. */
+  outbox: WebhookOutbox;
   policy: CrawlPolicy;
   /** Wakes this process's job supervisor when a crawl is queued. */
   work?: WorkSignal;
@@ -131,6 +136,27 @@ export class CrawlService {
   async progress(actor: Actor, id: string): Promise<CrawlProgressEvent> {
     const crawl = await this.find(actor, id);
     return progressEvent(crawl, crawl);
+  }
+
+  /**
+   * Cancels a crawl in progress (`cancelCrawl`): its runner records nothing more (pages it is
+   * fetching are refused, URLs still queued are never fetched), the crawl ends `cancelled` with
+   * the pages it had, its webhook gets `crawl.cancelled` and subscribers a last progress event.
+   * Cancelling a cancelled crawl returns it unchanged; a completed crawl is a 409.
+   */
+  async cancel(actor: Actor, id: string): Promise<CrawlView> {
+    const result = await this.deps.orm.em.fork().transactional((em) => cancelCrawl(em, this.deps, actor.teamId, id));
+    if (!result) throw errors.notFound('crawl', id);
+    const crawl = await this.find(actor, id);
+    if (crawl.status !== 'cancelled') {
+      throw new AppError(
+        'conflict',
+        'crawl_not_in_progress',
+        `crawl ${id} is ${crawl.status}: only a crawl in progress can be cancelled`,
+      );
+    }
+    if (result.cancelledNow) await this.deps.pubsub.publish(progressEvent(crawl, toCounters(result.row)));
+    return this.view(crawl);
   }
 
   private async find(actor: Actor, id: string): Promise<Crawl> {

@@ -1,16 +1,16 @@
 import { epochSeconds } from '../shared/time.js';
 import type { CrawlPageEntry } from './crawl-pages.js';
-import type { Crawl, CrawlStopReason } from './crawl.entity.js';
+import type { Crawl, CrawlStatus, CrawlStopReason } from './crawl.entity.js';
 
 /** A crawl as both transports show it (REST in the spec's snake_case, GraphQL as is). */
 export interface CrawlView {
   id: string;
-  status: 'in_progress' | 'completed';
+  status: CrawlStatus;
   /** Epoch seconds. */
   created: number;
   /** ISO 8601 UTC. */
   startDate: string;
-  /** Epoch seconds; null while it runs. */
+  /** Epoch seconds: when it ended (completed or cancelled); null while it runs. */
   completedAt: number | null;
   startUrl: string;
   maxPages: number;
@@ -34,7 +34,7 @@ export interface CrawlView {
   failedCount: number;
   blockedCount: number;
   externalCount: number;
-  /** Why the crawl completed; null while it runs. */
+  /** Why the crawl ended; null while it runs. */
   stopReason: CrawlStopReason | null;
   warning: string | null;
 }
@@ -55,7 +55,7 @@ export interface CrawlPagesView {
 export function crawlView(crawl: Crawl): CrawlView {
   return {
     id: crawl.id,
-    status: crawl.status as CrawlView['status'],
+    status: crawl.status,
     created: epochSeconds(crawl.createdAt),
     startDate: crawl.createdAt.toISOString(),
     completedAt: crawl.completedAt ? epochSeconds(crawl.completedAt) : null,

@@ -32,6 +32,7 @@ export const crawlsModule = defineModule({
         pubsub: ctx.pubsub,
         queue: ctx.queue,
         webhookUrls,
+        outbox,
         work: ctx.work,
         policy: {
           maxPages: limits.maxPages,

@@ -86,6 +86,22 @@ export function crawlRoutes({ crawls }: { crawls: CrawlService }) {
       handler: async ({ actor, params }) => presentCrawl(await crawls.get(actor, params.crawl_id)),
     }),
     defineRoute({
+      method: 'post',
+      path: '/v1/crawls/{crawl_id}/cancel',
+      operationId: 'cancelCrawl',
+      summary: 'Cancel a crawl',
+      description:
+        'Extension: the crawl stops fetching and records nothing more (pages being fetched are not recorded, queued URLs are never fetched); the pages it had stay readable. It ends `cancelled` (`stop_reason` too, `completed_at` is when), its webhook receives `crawl.cancelled`, and progress subscribers a last event. Cancelling a cancelled crawl returns it unchanged.',
+      tags,
+      params: CrawlIdParams,
+      responses: {
+        200: { description: 'The crawl, cancelled.', schema: CrawlObject },
+        ...notFound,
+        409: { description: 'The crawl already completed (`crawl_not_in_progress`).' },
+      },
+      handler: async ({ actor, params }) => presentCrawl(await crawls.cancel(actor, params.crawl_id)),
+    }),
+    defineRoute({
       method: 'get',
       path: '/v1/crawls/{crawl_id}/pages',
       operationId: 'listCrawlPages',
