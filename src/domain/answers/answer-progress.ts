@@ -2,14 +2,17 @@ import type { Logger } from '../../logger.js';
 import type { ModuleEvent } from '../../pubsub/events.js';
 import type { PubSub } from '../../pubsub/pubsub.js';
 
-/** Where an answer is: `queued` → `searching` → `reading` (done/total) → `composing` → `completed` | `failed`. */
-export type AnswerPhase = 'queued' | 'searching' | 'reading' | 'composing' | 'completed' | 'failed';
+/**
+ * Where an answer is: `queued` → `searching` → `reading` (done/total) → `composing` →
+ * `completed` | `failed`; `cancelled` from any phase before those two.
+ */
+export type AnswerPhase = 'queued' | 'searching' | 'reading' | 'composing' | 'completed' | 'failed' | 'cancelled';
 
 /** `answer.progress` on the pubsub (the team's channel and `answer:<id>`); small, a few per answer. */
 export interface AnswerProgressEvent extends ModuleEvent {
   type: 'answer.progress';
   answerId: string;
-  status: 'in_progress' | 'completed' | 'failed';
+  status: 'in_progress' | 'completed' | 'failed' | 'cancelled';
   phase: AnswerPhase;
   /** Sources read so far (phase `reading`), of `total`. */
   done: number;
@@ -23,7 +26,7 @@ export function answerProgressEvent(
   message: string,
   counts: { done?: number; total?: number } = {},
 ): AnswerProgressEvent {
-  const status = phase === 'completed' ? 'completed' : phase === 'failed' ? 'failed' : 'in_progress';
+  const status = phase === 'completed' || phase === 'failed' || phase === 'cancelled' ? phase : 'in_progress';
   return {
     type: 'answer.progress',
     teamId: answer.teamId,

@@ -92,8 +92,10 @@ export class AnswerRunner {
   private async compose(answer: AnswerRow, signal: AbortSignal): Promise<ComposedAnswer> {
     const { request } = answer;
     const shape = answerShape(request.json_format);
+    // One step at a time, in order: sources read in parallel report as they finish.
+    let steps = Promise.resolve();
     const progress = (phase: AnswerPhase, message: string, counts?: { done: number; total: number }) =>
-      this.progress(answer, phase, message, counts);
+      (steps = steps.then(() => this.progress(answer, phase, message, counts, signal)));
     if (!request.urls?.length && urlsInTask(answer.task).length === 0) await progress('searching', 'finding sources');
     const [{ urls, searched, stored }, files] = await Promise.all([
       sourceUrls(answer.task, request, {
@@ -161,6 +163,9 @@ export class AnswerRunner {
       return true;
     });
     if (done) await this.progress(answer, 'completed', 'the answer is ready');
+    // Refused: the lease was lost (the next runner writes the same object) or the answer was
+    // cancelled (nobody will: the object goes).
+    else if (await this.deps.queue.wasCancelled(job.id)) await this.deps.blobs.delete(key);
     return done;
   }
 
@@ -191,18 +196,37 @@ export class AnswerRunner {
     return row ? { id: row.id, teamId: row.team_id, task: row.task, request: row.request } : null;
   }
 
+  /** Whether the answer is still in progress (writing `phase` when given); true when the database cannot say. */
+  private stillOpen(id: string, phase: AnswerPhase | null): Promise<boolean> {
+    const em = this.deps.orm.em.fork();
+    const rows =
+      phase === null
+        ? exec(em, `select id from answers where id = ? and status = 'in_progress'`, [id])
+        : exec(em, `update answers set phase = ? where id = ? and status = 'in_progress' returning id`, [phase, id]);
+    return rows.then(
+      (found) => found.length > 0,
+      () => true,
+    );
+  }
+
+  /**
+   * Records the phase (each source read is not written, only checked) and publishes it, only
+   * while the answer is in progress: once it was cancelled, the run's late steps neither
+   * overwrite its phase nor send events after the cancel's. When the database cannot say, the
+   * event goes out. The end (`completed`, `failed`) is published as is: the transaction that
+   * recorded it wrote the phase.
+   */
   private async progress(
     answer: AnswerRow,
     phase: AnswerPhase,
     message: string,
     counts?: { done: number; total: number },
+    signal?: AbortSignal,
   ): Promise<void> {
-    if (phase !== 'reading' || counts?.done === 0) {
-      await exec(this.deps.orm.em.fork(), `update answers set phase = ? where id = ?`, [phase, answer.id]).catch(
-        () => undefined,
-      );
-    }
-    publishProgress(this.deps.pubsub, this.deps.logger, answerProgressEvent(answer, phase, message, counts));
+    if (signal?.aborted) return;
+    const ended = phase === 'completed' || phase === 'failed';
+    const open = ended || (await this.stillOpen(answer.id, phase !== 'reading' || counts?.done === 0 ? phase : null));
+    if (open) publishProgress(this.deps.pubsub, this.deps.logger, answerProgressEvent(answer, phase, message, counts));
   }
 }
 

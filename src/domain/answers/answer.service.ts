@@ -6,6 +6,7 @@ import { parseTargetUrl } from '../../engine/target-url.js';
 import { AppError, errors } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
+import type { PubSub } from '../../pubsub/pubsub.js';
 import type { SearchRegistry } from '../../search/search-registry.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { ClaimedJob } from '../../workers/queue/job-kind.js';
@@ -13,7 +14,7 @@ import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
 import type { Actor } from '../auth/actor.js';
 import type { AnswerContextSources } from './answer-context.js';
-import { answerProgressEvent, type AnswerProgressEvent } from './answer-progress.js';
+import { answerProgressEvent, publishProgress, type AnswerProgressEvent } from './answer-progress.js';
 import { ANSWER_JOB, type AnswerRunner, type RunOutcome } from './answer-run.js';
 import { answerShape } from './answer-shape.js';
 import { urlsInTask } from './answer-sources.js';
@@ -29,6 +30,8 @@ export interface AnswerServiceDeps {
   search: SearchRegistry;
   context: AnswerContextSources;
   runner: AnswerRunner;
+  /** Where a cancel's progress event goes. */
+  pubsub: PubSub;
   settings: AnswerSettings;
   /** Wakes this process's job supervisor when an answer is left to the worker lanes. */
   work?: WorkSignal;
@@ -117,6 +120,46 @@ export class AnswerService {
     );
     const answers = await Promise.all(rows.slice(0, limit).map((r) => this.view(r)));
     return { answers, nextCursor: rows.length > limit ? offset + limit : null };
+  }
+
+  /**
+   * Cancels an answer in progress: its job is cancelled and the answer ends `cancelled` in one
+   * transaction, so whoever runs it records nothing more (a run in this process stops at once;
+   * one elsewhere at its next write or lease renewal) and its JSON object is removed; a client
+   * waiting on POST gets the cancelled answer; subscribers a last progress event. Cancelling a
+   * cancelled answer returns it unchanged; a completed or failed one is a 409.
+   */
+  async cancel(actor: Actor, id: string): Promise<AnswerView> {
+    const cancelledNow = await this.deps.queue.transaction(async (em) => {
+      const [found] = await exec<{ status: string }>(em, 'select status from answers where id = ? and team_id = ?', [
+        id,
+        actor.teamId,
+      ]);
+      if (!found) throw errors.notFound('answer', id);
+      if (found.status !== 'in_progress') return false;
+      await this.deps.queue.cancel(em, [id]);
+      const rows = await exec(
+        em,
+        `update answers set status = 'cancelled', phase = 'cancelled', completed_at = now()
+         where id = ? and status = 'in_progress' returning id`,
+        [id],
+      );
+      return rows.length > 0;
+    });
+    if (cancelledNow) {
+      this.inFlight.get(id)?.abort(new AppError('conflict', 'answer_cancelled', `answer ${id} was cancelled`));
+      const event = answerProgressEvent({ id, teamId: actor.teamId }, 'cancelled', 'the answer was cancelled');
+      publishProgress(this.deps.pubsub, this.deps.logger, event);
+    }
+    const answer = await this.get(actor, id);
+    if (answer.status !== 'cancelled') {
+      throw new AppError(
+        'conflict',
+        'answer_not_in_progress',
+        `answer ${id} is ${answer.status}: only an answer in progress can be cancelled`,
+      );
+    }
+    return answer;
   }
 
   /** The answer's progress now (a subscription's first event); 404 for another team's. */

@@ -3,7 +3,7 @@ import type { AnswerPhase } from './answer-progress.js';
 /** An answer as both transports show it (REST in snake_case through the presenter). */
 export interface AnswerView {
   id: string;
-  status: 'in_progress' | 'completed' | 'failed';
+  status: 'in_progress' | 'completed' | 'failed' | 'cancelled';
   phase: AnswerPhase;
   task: string;
   metadata: Record<string, string>;
@@ -15,6 +15,7 @@ export interface AnswerView {
   warning: string | null;
   error: { code: string; message: string } | null;
   created: number;
+  /** When the answer ended: completed, failed or cancelled. */
   completedAt: number | null;
 }
 

@@ -57,6 +57,7 @@ export const answersModule = defineModule({
         search: ctx.search,
         context,
         runner,
+        pubsub: ctx.pubsub,
         settings: ctx.settings,
         work: ctx.work,
         hostedUrlTtlSeconds: ctx.config.scrape.hostedUrlTtlSeconds,

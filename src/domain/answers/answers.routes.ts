@@ -58,6 +58,22 @@ export function answerRoutes({ answers }: { answers: AnswerService }) {
       },
     }),
     defineRoute({
+      method: 'post',
+      path: '/v1/answers/{answer_id}/cancel',
+      operationId: 'cancelAnswer',
+      summary: 'Cancel an answer',
+      description:
+        'Extension: an answer still in progress (past ANSWER_WAIT_MS, or while another request waits on it) stops and records nothing more: it ends `cancelled`, without a result. Cancelling a cancelled answer returns it unchanged.',
+      tags,
+      params: AnswerIdParams,
+      responses: {
+        200: { description: 'The answer, cancelled.', schema: AnswerObject },
+        404: { description: 'No such answer (`answer_not_found`).' },
+        409: { description: 'The answer already completed or failed (`answer_not_in_progress`).' },
+      },
+      handler: async ({ actor, params }) => presentAnswer(await answers.cancel(actor, params.answer_id)),
+    }),
+    defineRoute({
       method: 'get',
       path: '/v1/answers/{answer_id}',
       operationId: 'getAnswer',
