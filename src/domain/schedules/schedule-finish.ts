@@ -21,10 +21,10 @@ export interface Finished {
   run: ScheduleRun;
 }
 
-/** A schedule with no due time left (and no run under way) ends DELETED. */
+/** An enabled schedule with no due time left (and no run under way) ends DELETED; a paused one has none by design. */
 export const END_IF_DONE = `update schedules set
-   state = case when next_run_at is null then 'DELETED' else state end,
-   deleted_at = case when next_run_at is null then coalesce(deleted_at, now()) else deleted_at end`;
+   state = case when next_run_at is null and state = 'ENABLED' then 'DELETED' else state end,
+   deleted_at = case when next_run_at is null and state = 'ENABLED' then coalesce(deleted_at, now()) else deleted_at end`;
 
 /**
  * Records the outcomes of a group of calls in the caller's transaction, in one statement whatever
@@ -82,14 +82,14 @@ async function endSchedules(em: EntityManager, rows: readonly Row[]): Promise<Ma
     ...new Set(
       rows
         .map((r) => r.schedule as Row)
-        .filter((s) => s.next_run_at === null && s.state !== 'DELETED')
+        .filter((s) => s.next_run_at === null && s.state === 'ENABLED')
         .map((s) => s.id as string),
     ),
   ];
   if (ids.length === 0) return new Map();
   const ending = await exec<{ id: string }>(
     em,
-    `select id from schedules where id in (?) and next_run_at is null and state <> 'DELETED' order by id for update`,
+    `select id from schedules where id in (?) and next_run_at is null and state = 'ENABLED' order by id for update`,
     [ids],
   );
   if (ending.length === 0) return new Map();

@@ -2,8 +2,11 @@ import { EntitySchema } from '@mikro-orm/core';
 import { columns } from '../shared/columns.js';
 
 export type ScheduleType = 'recurring' | 'onetime';
-/** ENABLED until deleted, or until it has no run left (a one-time schedule after its run, a cron whose years are over). */
-export type ScheduleState = 'ENABLED' | 'DELETED';
+/**
+ * ENABLED until deleted, or until it has no run left (a one-time schedule after its run, a cron
+ * whose years are over): then DELETED. ENABLED ⇄ PAUSED (no due time while paused).
+ */
+export type ScheduleState = 'ENABLED' | 'PAUSED' | 'DELETED';
 export type ScheduleMethod = 'GET' | 'POST';
 /** `running` while a worker calls the endpoint (a worker killed then leaves it for the next attempt). */
 export type ScheduleRunStatus = 'running' | 'succeeded' | 'failed' | 'skipped';
@@ -25,7 +28,7 @@ export class Schedule {
   /** What the cron expression means, in English. */
   description: string | null = null;
   state: ScheduleState = 'ENABLED';
-  /** The next due time; null once the schedule has ended. */
+  /** The next due time; null while paused and once the schedule has ended. */
   nextRunAt: Date | null = null;
   lastRunId: string | null = null;
   runsCount = 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SchedulePreviewView } from './schedule-preview.js';
 import type { ScheduleRunView, ScheduleRunsPage, ScheduleView } from './schedule.view.js';
 
 export const ScheduleRunObject = z
@@ -32,8 +33,8 @@ export const ScheduleObject = z
     expression_timezone: z.string(),
     text: z.string().nullable(),
     description: z.string().nullable().describe('What the cron expression means, in English.'),
-    state: z.enum(['ENABLED', 'DELETED']),
-    next_run_at: z.string().nullable(),
+    state: z.enum(['ENABLED', 'PAUSED', 'DELETED']),
+    next_run_at: z.string().nullable().describe('The next due time; null while paused and once ended.'),
     last_run: ScheduleRunObject.nullable(),
     created: z.string().describe('ISO 8601 UTC.'),
   })
@@ -82,6 +83,44 @@ export function presentSchedule(s: ScheduleView): z.output<typeof ScheduleObject
     next_run_at: s.nextRunAt,
     last_run: s.lastRun ? presentScheduleRun(s.lastRun) : null,
     created: s.created,
+  };
+}
+
+export const SchedulePreviewObject = z
+  .looseObject({
+    object: z.literal('schedule.preview'),
+    schedule_id: z.string().nullable().describe('The schedule’s id; null for a timing not saved.'),
+    state: z
+      .enum(['ENABLED', 'PAUSED', 'DELETED'])
+      .nullable()
+      .describe('The schedule’s state; null for a timing not saved.'),
+    type: z.enum(['recurring', 'onetime']),
+    cron_expression: z.string().nullable().describe('Normalized (a `text` converted).'),
+    execute_at: z.string().nullable(),
+    expression_timezone: z.string(),
+    description: z.string().nullable().describe('What the cron expression means, in English.'),
+    next_runs: z
+      .array(
+        z.object({
+          at: z.string().describe('ISO 8601 UTC.'),
+          local: z.string().describe('ISO 8601 on the time zone’s wall clock, with its offset then.'),
+        }),
+      )
+      .describe('Earliest first; fewer than asked when the schedule has no more.'),
+  })
+  .meta({ id: 'SchedulePreview' });
+
+export function presentSchedulePreview(view: SchedulePreviewView): z.output<typeof SchedulePreviewObject> {
+  return {
+    object: 'schedule.preview',
+    schedule_id: view.scheduleId,
+    state: view.state,
+    type: view.type,
+    cron_expression: view.cronExpression,
+    execute_at: view.executeAt,
+    expression_timezone: view.expressionTimezone,
+    description: view.description,
+    next_runs: view.nextRuns,
   };
 }
 

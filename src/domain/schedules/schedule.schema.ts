@@ -7,6 +7,8 @@ export const SCHEDULE_LIMITS = {
   runsPage: { min: 1, max: 100, default: 20 },
   /** Schedules one GET /v1/schedules returns at most (newest first). */
   list: 1000,
+  /** Due times a preview lists. */
+  preview: { max: 100, default: 10 },
 } as const;
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
@@ -57,6 +59,52 @@ export const CreateScheduleInput = z
   .describe('A schedule: exactly one of cron_expression, execute_at and text.');
 
 export type CreateScheduleCommand = z.output<typeof CreateScheduleInput>;
+
+/**
+ * PATCH /v1/schedules/{id}: any of the create fields; what is given is validated as create
+ * validates it (with the schedule's other fields), at most one of cron_expression, execute_at
+ * and text, which replaces the schedule's timing.
+ */
+export const UpdateScheduleInput = CreateScheduleInput.partial().describe(
+  'Any of the fields of a schedule; at most one of cron_expression, execute_at and text.',
+);
+
+export type UpdateScheduleCommand = z.output<typeof UpdateScheduleInput>;
+
+const previewCount = (max: number) =>
+  z
+    .number({ error: `must be a whole number from 1 to ${max}` })
+    .int({ error: `must be a whole number from 1 to ${max}` })
+    .min(1, { error: 'must be at least 1' })
+    .max(max, { error: `must be at most ${max}` });
+
+const afterField = text('an ISO 8601 datetime', 64).describe(
+  'Only due times after this instant (ISO 8601; without an offset, read in the time zone). Default: now.',
+);
+
+/** POST /v1/schedules/preview: the next due times of a timing not saved (exactly one of the three). */
+export const PreviewScheduleInput = CreateScheduleInput.pick({
+  cron_expression: true,
+  execute_at: true,
+  text: true,
+  expression_timezone: true,
+})
+  .extend({
+    count: previewCount(SCHEDULE_LIMITS.preview.max)
+      .optional()
+      .describe(`Due times to list, 1 to ${SCHEDULE_LIMITS.preview.max}; default ${SCHEDULE_LIMITS.preview.default}.`),
+    after: afterField.optional(),
+  })
+  .describe('A timing as a schedule would have it: exactly one of cron_expression, execute_at and text.');
+
+export type PreviewScheduleCommand = z.output<typeof PreviewScheduleInput>;
+
+export const NextRunsQuery = z.object({
+  count: queryInt(1, SCHEDULE_LIMITS.preview.max)
+    .optional()
+    .describe(`Due times to list, 1 to ${SCHEDULE_LIMITS.preview.max}; default ${SCHEDULE_LIMITS.preview.default}.`),
+  after: afterField.optional(),
+});
 
 export const ScheduleIdParams = z.object({ schedule_id: resourceId('schedule') });
 

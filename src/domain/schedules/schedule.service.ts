@@ -6,20 +6,27 @@ import type { PubSub } from '../../pubsub/pubsub.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { WorkSignal } from '../../workers/work-signal.js';
 import type { Actor } from '../auth/actor.js';
+import type { CronFromText } from './cron/index.js';
+import { earlyTiming, requireTimingMode, resolveTiming } from './schedule-timing.js';
+import { ScheduleChanges } from './schedule-changes.js';
 import {
-  convertScheduleText,
-  describeCron,
-  parseCronExpression,
-  parseExecuteAt,
-  parseTimezone,
-  requireNextRun,
-  type CronFromText,
-} from './cron/index.js';
+  upcomingDueTimes,
+  parseAfter,
+  previewCount,
+  previewView,
+  scheduleDueTimes,
+  type SchedulePreviewView,
+} from './schedule-preview.js';
 import { invalidField } from './cron/field-error.js';
 import type { ScheduleEndpoints } from './schedule-endpoint.js';
 import { FIRE_KIND, fireJobId, runsById, scheduleOf, scheduleRunOf, type FirePayload } from './schedule-rows.js';
-import type { Schedule } from './schedule.entity.js';
-import { SCHEDULE_LIMITS, type CreateScheduleCommand, type RunsPageArgs } from './schedule.schema.js';
+import {
+  SCHEDULE_LIMITS,
+  type CreateScheduleCommand,
+  type PreviewScheduleCommand,
+  type RunsPageArgs,
+  type UpdateScheduleCommand,
+} from './schedule.schema.js';
 import { scheduleRunView, scheduleView, type ScheduleRunsPage, type ScheduleView } from './schedule.view.js';
 
 export interface ScheduleServiceDeps {
@@ -35,20 +42,16 @@ export interface ScheduleServiceDeps {
   now?: () => Date;
 }
 
-interface Timing {
-  type: Schedule['type'];
-  cronExpression: string | null;
-  description: string | null;
-  executeAt: Date | null;
-  timezone: string;
-  firstRun: Date;
-}
-
-const MODES = ['cron_expression', 'execute_at', 'text'] as const;
-
-/** Schedules: create, read, delete, and the runs history. Firing is ScheduleFiring's. */
+/**
+ * Schedules: create, read, update, pause, resume, delete, the runs history and the next due
+ * times. Firing is ScheduleFiring's; the changes' transactions are ScheduleChanges'.
+ */
 export class ScheduleService {
-  constructor(private readonly deps: ScheduleServiceDeps) {}
+  private readonly changes: ScheduleChanges;
+
+  constructor(private readonly deps: ScheduleServiceDeps) {
+    this.changes = new ScheduleChanges({ ...deps, checkPayloadSize: (payload) => this.checkPayloadSize(payload) });
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -57,23 +60,11 @@ export class ScheduleService {
   async create(actor: Actor, command: CreateScheduleCommand): Promise<ScheduleView> {
     const payload = command.payload ?? {};
     this.checkPayloadSize(payload);
-    const given = MODES.filter((m) => command[m] !== undefined);
-    if (given.length === 0) {
-      throw invalidField(
-        'cron_expression',
-        'one of cron_expression (recurring), execute_at (one-time) or text (a recurrence in words) is required',
-      );
-    }
-    if (given.length > 1)
-      throw invalidField(given[1]!, `cannot be combined with ${given[0]}; give exactly one of ${MODES.join(', ')}`);
+    requireTimingMode(command);
     // Cheap checks first: a bad time zone or expression is refused before any DNS or model call.
-    const early = command.text === undefined ? this.timing(command, null) : null;
-    if (command.text !== undefined && command.expression_timezone !== undefined)
-      parseTimezone(command.expression_timezone);
+    const early = earlyTiming(command, this.now());
     const endpoint = await this.deps.endpoints.validate(command.method, command.endpoint, payload);
-    const timing =
-      early ??
-      this.timing(command, (await convertScheduleText(command.text, { model: this.deps.cronFromText })).cronExpression);
+    const timing = early ?? (await resolveTiming(command, { now: this.now(), cronFromText: this.deps.cronFromText }));
     const id = newId('schedule');
     await this.deps.queue.transaction(async (em) => {
       await exec(
@@ -91,7 +82,7 @@ export class ScheduleService {
           timing.cronExpression,
           timing.executeAt,
           timing.timezone,
-          command.text ?? null,
+          timing.text,
           timing.description,
           timing.firstRun,
         ],
@@ -126,35 +117,6 @@ export class ScheduleService {
     }
   }
 
-  /** When the schedule runs: from the cron expression (or the text's), or execute_at. */
-  private timing(command: CreateScheduleCommand, fromText: string | null): Timing {
-    const now = this.now();
-    const expression = fromText ?? command.cron_expression;
-    if (expression !== undefined) {
-      if (command.expression_timezone === undefined && fromText === null) {
-        throw invalidField(
-          'expression_timezone',
-          'is required with cron_expression (an IANA time zone such as UTC or Europe/Berlin)',
-        );
-      }
-      const timezone = command.expression_timezone === undefined ? 'UTC' : parseTimezone(command.expression_timezone);
-      const field = fromText === null ? 'cron_expression' : 'text';
-      const cron = parseCronExpression(expression, field);
-      const firstRun = requireNextRun(cron, { timezone, after: now }, field);
-      return {
-        type: 'recurring',
-        cronExpression: cron.expression,
-        description: describeCron(cron),
-        executeAt: null,
-        timezone,
-        firstRun,
-      };
-    }
-    const timezone = command.expression_timezone === undefined ? 'UTC' : parseTimezone(command.expression_timezone);
-    const executeAt = parseExecuteAt(command.execute_at, { now, timezone });
-    return { type: 'onetime', cronExpression: null, description: null, executeAt, timezone, firstRun: executeAt };
-  }
-
   async get(actor: Actor, id: string): Promise<ScheduleView> {
     const em = this.deps.orm.em.fork();
     const [row] = await exec(em, 'select * from schedules where id = ? and team_id = ?', [id, actor.teamId]);
@@ -164,12 +126,12 @@ export class ScheduleService {
     return scheduleView(schedule, schedule.lastRunId ? (runs.get(schedule.lastRunId) ?? null) : null);
   }
 
-  /** The team's schedules, newest first; deleted (and ended) ones only when asked. */
+  /** The team's schedules (enabled and paused), newest first; deleted (and ended) ones only when asked. */
   async list(actor: Actor, options: { includeDeleted?: boolean } = {}): Promise<ScheduleView[]> {
     const em = this.deps.orm.em.fork();
     const rows = await exec(
       em,
-      `select * from schedules where team_id = ? ${options.includeDeleted ? '' : `and state = 'ENABLED'`}
+      `select * from schedules where team_id = ? ${options.includeDeleted ? '' : `and state <> 'DELETED'`}
        order by created_at desc, id desc limit ?`,
       [actor.teamId, SCHEDULE_LIMITS.list],
     );
@@ -179,6 +141,47 @@ export class ScheduleService {
       schedules.map((s) => s.lastRunId),
     );
     return schedules.map((s) => scheduleView(s, s.lastRunId ? (runs.get(s.lastRunId) ?? null) : null));
+  }
+
+  /** Changes the fields given (validated as `create` validates them); a new timing moves the next due time. 409 when deleted. */
+  async update(actor: Actor, id: string, command: UpdateScheduleCommand): Promise<ScheduleView> {
+    await this.changes.update(actor.teamId, id, command);
+    return this.get(actor, id);
+  }
+
+  /** ENABLED → PAUSED: no run starts after this returns (one under way finishes); idempotent; 409 when deleted. */
+  async pause(actor: Actor, id: string): Promise<ScheduleView> {
+    await this.changes.pause(actor.teamId, id);
+    return this.get(actor, id);
+  }
+
+  /** PAUSED → ENABLED from its next due time after now (none caught up); idempotent; 409 when deleted or nothing is left to run. */
+  async resume(actor: Actor, id: string): Promise<ScheduleView> {
+    await this.changes.resume(actor.teamId, id);
+    return this.get(actor, id);
+  }
+
+  /** The schedule's next `count` due times (after `after` when given), in UTC and on its wall clock. */
+  async nextRuns(actor: Actor, id: string, query: { count?: number; after?: string }): Promise<SchedulePreviewView> {
+    const [row] = await exec(this.deps.orm.em.fork(), 'select * from schedules where id = ? and team_id = ?', [
+      id,
+      actor.teamId,
+    ]);
+    if (!row) throw errors.notFound('schedule', id);
+    const schedule = scheduleOf(row);
+    const timing = { ...schedule, timezone: schedule.expressionTimezone };
+    const after = parseAfter(query.after, schedule.expressionTimezone);
+    const dueTimes = scheduleDueTimes(schedule, { now: this.now(), after, count: previewCount(query.count) });
+    return previewView(timing, dueTimes, schedule);
+  }
+
+  /** The next due times of a timing not saved, validated as `create` validates it (text converted as it would be). */
+  async preview(command: PreviewScheduleCommand): Promise<SchedulePreviewView> {
+    requireTimingMode(command);
+    const now = this.now();
+    const timing = await resolveTiming(command, { now, cronFromText: this.deps.cronFromText });
+    const after = parseAfter(command.after, timing.timezone) ?? now;
+    return previewView(timing, upcomingDueTimes(timing, after, previewCount(command.count)));
   }
 
   /**

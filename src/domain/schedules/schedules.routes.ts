@@ -1,11 +1,28 @@
 import { z } from 'zod';
 import { defineRoute } from '../../module/route.js';
-import { ScheduleObject, ScheduleRunsObject, presentSchedule, presentScheduleRuns } from './schedule.presenter.js';
-import { CreateScheduleInput, ListSchedulesQuery, ScheduleIdParams, ScheduleRunsQuery } from './schedule.schema.js';
+import {
+  ScheduleObject,
+  SchedulePreviewObject,
+  ScheduleRunsObject,
+  presentSchedule,
+  presentSchedulePreview,
+  presentScheduleRuns,
+} from './schedule.presenter.js';
+import {
+  CreateScheduleInput,
+  ListSchedulesQuery,
+  NextRunsQuery,
+  PreviewScheduleInput,
+  ScheduleIdParams,
+  ScheduleRunsQuery,
+  UpdateScheduleInput,
+} from './schedule.schema.js';
 import type { ScheduleService } from './schedule.service.js';
 
 const tags = ['Schedules'];
 const notFound = { 404: { description: 'No such schedule (`schedule_not_found`).' } };
+const wrapped = z.object({ schedule: ScheduleObject });
+const deleted = { 409: { description: 'The schedule is deleted or has ended (`schedule_deleted`).' } };
 
 export function scheduleRoutes({ schedules }: { schedules: ScheduleService }) {
   return [
@@ -55,6 +72,95 @@ export function scheduleRoutes({ schedules }: { schedules: ScheduleService }) {
       handler: async ({ actor, params }) => ({
         schedule: presentSchedule(await schedules.get(actor, params.schedule_id)),
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/schedules/preview',
+      operationId: 'previewSchedule',
+      summary: 'Preview due times',
+      description:
+        'Extension: the next due times of a timing not saved (exactly one of `cron_expression`, `execute_at`, `text`, with `expression_timezone`), validated as creating a schedule validates it, in UTC and on the time zone’s wall clock (daylight saving time as the schedule would fire).',
+      tags,
+      body: PreviewScheduleInput,
+      responses: {
+        200: { description: 'The timing and its next due times.', schema: SchedulePreviewObject },
+        400: { description: 'Invalid input: the cron expression, time zone, execute_at, text, count or after.' },
+      },
+      handler: async ({ body }) => presentSchedulePreview(await schedules.preview(body)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/schedules/{schedule_id}',
+      operationId: 'updateSchedule',
+      summary: 'Update a schedule',
+      description:
+        'Extension: changes the fields given, validated as creating validates them. A new timing (one of `cron_expression`, `execute_at`, `text`, or `expression_timezone` alone) takes effect from now: the next due time is computed again (a paused schedule keeps it for when it resumes). A call already under way finishes as it began.',
+      tags,
+      params: ScheduleIdParams,
+      body: UpdateScheduleInput,
+      responses: {
+        200: { description: 'The schedule.', schema: wrapped },
+        400: { description: 'Invalid input, as for creation.' },
+        403: { description: 'The endpoint URL is refused by the outbound policy (`blacklisted_domain`).' },
+        ...notFound,
+        ...deleted,
+        413: { description: 'The payload is larger than a request body may be.' },
+      },
+      handler: async ({ actor, params, body }) => ({
+        schedule: presentSchedule(await schedules.update(actor, params.schedule_id, body)),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/schedules/{schedule_id}/pause',
+      operationId: 'pauseSchedule',
+      summary: 'Pause a schedule',
+      description:
+        'Extension: `state` becomes `PAUSED` and `next_run_at` null; no run starts after this answers (one under way finishes). Due times that pass while paused are not run, then or later. Pausing a paused schedule changes nothing.',
+      tags,
+      params: ScheduleIdParams,
+      responses: { 200: { description: 'The schedule, paused.', schema: wrapped }, ...notFound, ...deleted },
+      handler: async ({ actor, params }) => ({
+        schedule: presentSchedule(await schedules.pause(actor, params.schedule_id)),
+      }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/schedules/{schedule_id}/resume',
+      operationId: 'resumeSchedule',
+      summary: 'Resume a schedule',
+      description:
+        'Extension: `state` becomes `ENABLED` again, with its next due time after now. Resuming an enabled schedule changes nothing.',
+      tags,
+      params: ScheduleIdParams,
+      responses: {
+        200: { description: 'The schedule, enabled.', schema: wrapped },
+        ...notFound,
+        409: {
+          description:
+            'The schedule is deleted (`schedule_deleted`), or has no run left: a one-time schedule whose time passed while paused, a cron whose years are over (`schedule_ended`).',
+        },
+      },
+      handler: async ({ actor, params }) => ({
+        schedule: presentSchedule(await schedules.resume(actor, params.schedule_id)),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/schedules/{schedule_id}/next_runs',
+      operationId: 'listScheduleNextRuns',
+      summary: 'List a schedule’s next due times',
+      description:
+        'Extension: an enabled schedule’s `next_run_at` and the due times after it; a paused one’s, were it resumed now; none for a deleted one. In UTC and on the schedule’s wall clock.',
+      tags,
+      params: ScheduleIdParams,
+      query: NextRunsQuery,
+      responses: {
+        200: { description: 'The schedule’s timing and its next due times.', schema: SchedulePreviewObject },
+        ...notFound,
+      },
+      handler: async ({ actor, params, query }) =>
+        presentSchedulePreview(await schedules.nextRuns(actor, params.schedule_id, query)),
     }),
     defineRoute({
       method: 'delete',

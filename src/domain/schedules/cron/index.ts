@@ -9,7 +9,7 @@ export { nextRun, nextRuns, requireNextRun, type RunWindow } from './cron-runs.j
 export { assertMinInterval, formatDuration, minIntervalMs, type IntervalOptions } from './cron-interval.js';
 export { describeCron } from './cron-description.js';
 export { parseExecuteAt, type ExecuteAtOptions } from './execute-at.js';
-export { parseTimezone } from './timezone.js';
+export { localIso, parseTimezone } from './timezone.js';
 export {
   convertScheduleText,
   parseScheduleText,

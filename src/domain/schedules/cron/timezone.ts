@@ -86,6 +86,18 @@ export function zoneOffsetMs(zone: string, instantMs: number): number {
 }
 
 /**
+ * An instant as ISO 8601 on `zone`'s wall clock, with that zone's offset at that instant
+ * (`2026-03-08T03:00:00-04:00`): what a person in the zone reads, daylight saving included.
+ */
+export function localIso(instant: Date, zone: string): string {
+  const offsetMs = zoneOffsetMs(zone, instant.getTime());
+  const wall = new Date(instant.getTime() + offsetMs).toISOString().slice(0, 19);
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  return `${wall}${offsetMs < 0 ? '-' : '+'}${hhmm}`;
+}
+
+/**
  * The instant a wall-clock time in `zone` names. A time that occurs twice (clocks set back)
  * is its earlier occurrence; a time that does not exist (clocks set forward) is moved forward
  * by the length of the gap (02:30 on a 02:00→03:00 night is 03:30), as RFC 5545 and
