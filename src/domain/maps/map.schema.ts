@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resourceId } from '../../validation.js';
+import { queryInt, resourceId } from '../../validation.js';
 
 /** Longest URL a map accepts or lists (the same bound as scrape targets and sitemap `<loc>`s). */
 export const MAP_URL_MAX_LENGTH = 8192;
@@ -74,3 +74,13 @@ export type MapOptions = Omit<CreateMapCommand, 'url' | 'cursor'>;
 export const MapIdParams = z.object({ map_id: resourceId('map') });
 
 export const GetMapQuery = z.object({ cursor: CursorField.optional() });
+
+export const MAP_LIST_PAGE = { min: 1, max: 100, default: 50 } as const;
+
+/** GET /v1/maps: newest first, an integer offset `cursor` like the other lists. */
+export const ListMapsQuery = z.object({
+  cursor: queryInt(0, 1_000_000_000).optional().describe('Offset from the previous page.'),
+  limit: queryInt(MAP_LIST_PAGE.min, MAP_LIST_PAGE.max)
+    .optional()
+    .describe(`1 to ${MAP_LIST_PAGE.max}, default ${MAP_LIST_PAGE.default}.`),
+});

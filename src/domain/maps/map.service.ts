@@ -13,7 +13,8 @@ import { createEngineFetchers, type EngineFetchers } from './engine-fetchers.js'
 import { createMapCursors, type MapCursors } from './map-cursor.js';
 import { MAP_ENVELOPE_RESERVE_BYTES, MAP_RESPONSE_MAX_BYTES, MapResultStore } from './map-results.js';
 import { UrlMap } from './map.entity.js';
-import type { CreateMapCommand, MapOptions } from './map.schema.js';
+import { MAP_LIST_PAGE, type CreateMapCommand, type MapOptions } from './map.schema.js';
+import { mapSummaryView, type MapListView } from './map.view.js';
 import { discoverSite } from './site-discovery.js';
 
 /** Discovery budgets (MAP_TIME_BUDGET_MS, MAP_MAX_PAGES, MAP_MAX_URLS). */
@@ -102,6 +103,19 @@ export class MapService {
     const position = this.cursors.read(cursor);
     if (position.mapId !== id) throw cursorMismatch(`belongs to map ${position.mapId}, not ${id}`);
     return this.page(await this.find(actor, id), position);
+  }
+
+  /** The team's maps, newest first, without their URLs. */
+  async list(actor: Actor, query: { cursor?: number; limit?: number }): Promise<MapListView> {
+    const limit = query.limit ?? MAP_LIST_PAGE.default;
+    const offset = query.cursor ?? 0;
+    const maps = await this.deps.orm.em
+      .fork()
+      .find(UrlMap, { teamId: actor.teamId }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: limit + 1, offset });
+    return {
+      maps: maps.slice(0, limit).map(mapSummaryView),
+      nextCursor: maps.length > limit ? offset + limit : null,
+    };
   }
 
   /** POST with a cursor: the stored map continues; nothing is discovered again. */

@@ -1,5 +1,6 @@
-import { CreateMapInput, GetMapQuery, MapIdParams } from './map.schema.js';
-import { MapObject, presentMap } from './map.presenter.js';
+import { z } from 'zod';
+import { CreateMapInput, GetMapQuery, ListMapsQuery, MapIdParams } from './map.schema.js';
+import { MapObject, MapSummaryObject, presentMap, presentMapSummary } from './map.presenter.js';
 import { defineRoute } from '../../module/route.js';
 import type { MapService } from './map.service.js';
 
@@ -24,6 +25,33 @@ export function mapRoutes({ maps }: { maps: MapService }) {
         502: { description: 'The site could not be reached at all (`upstream_error`).' },
       },
       handler: async ({ actor, body, signal }) => presentMap(await maps.create(actor, body, signal)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/maps',
+      operationId: 'listMaps',
+      summary: 'List maps',
+      description: 'Extension: the team’s maps, newest first, without their URLs (GET /v1/maps/{id} for those).',
+      tags,
+      query: ListMapsQuery,
+      responses: {
+        200: {
+          description: 'A page of maps.',
+          schema: z.object({
+            object: z.literal('list'),
+            data: z.array(MapSummaryObject),
+            cursor: z.number().int().optional().describe('Present when a further page exists.'),
+          }),
+        },
+      },
+      handler: async ({ actor, query }) => {
+        const { maps: list, nextCursor } = await maps.list(actor, query);
+        return {
+          object: 'list',
+          data: list.map(presentMapSummary),
+          ...(nextCursor !== null ? { cursor: nextCursor } : {}),
+        };
+      },
     }),
     defineRoute({
       method: 'get',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ScrapeView } from './scrape.service.js';
+import type { ScrapeSummaryView } from './scrape.view.js';
 import { epochSeconds } from '../shared/time.js';
 import { PageContentFields, PageMetadataObject, presentContent } from '../pages/page.presenter.js';
 
@@ -52,5 +53,36 @@ export function presentScrape(view: ScrapeView): z.output<typeof ScrapeObject> {
     cost_usd: null,
     size_exceeded: page.sizeExceeded,
     ...(scrape.warning ? { warning: scrape.warning } : {}),
+  };
+}
+
+/** A scrape in a list: without `result`'s content (GET /v1/scrapes/{id} and /v1/retrieve serve it). */
+export const ScrapeSummaryObject = z
+  .looseObject({
+    id: z.string(),
+    object: z.literal('scrape'),
+    created: z.number().int().describe('Epoch seconds.'),
+    url: z.string().describe('The scraped URL as requested.'),
+    url_to_scrape: z.string(),
+    retrieve_id: z.string().describe('Identifier for GET /v1/retrieve.'),
+    formats: z.array(z.string()).describe('Formats the request asked for.'),
+    page_metadata: PageMetadataObject,
+    metadata: z.record(z.string(), z.string()),
+    warning: z.string().optional(),
+  })
+  .meta({ id: 'ScrapeSummary' });
+
+export function presentScrapeSummary(view: ScrapeSummaryView): z.output<typeof ScrapeSummaryObject> {
+  return {
+    id: view.id,
+    object: 'scrape',
+    created: view.created,
+    url: view.url,
+    url_to_scrape: view.url,
+    retrieve_id: view.retrieveId,
+    formats: view.formats,
+    page_metadata: view.pageMetadata as z.output<typeof PageMetadataObject>,
+    metadata: view.metadata,
+    ...(view.warning ? { warning: view.warning } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resourceId } from '../../validation.js';
+import { queryInt, resourceId } from '../../validation.js';
 import { MetadataSchema } from '../shared/metadata.schema.js';
 
 /** Formats a scrape can ask for (spec: POST /v1/scrapes). */
@@ -165,3 +165,13 @@ export type CreateScrapeCommand = z.output<typeof CreateScrapeInput>;
 export type ScrapeOptions = Omit<CreateScrapeCommand, 'url' | 'url_to_scrape' | 'metadata'>;
 
 export const ScrapeIdParams = z.object({ scrape_id: resourceId('scrape') });
+
+export const SCRAPE_LIST_PAGE = { min: 1, max: 100, default: 50 } as const;
+
+/** GET /v1/scrapes: newest first, an integer offset `cursor` like the other lists. */
+export const ListScrapesQuery = z.object({
+  cursor: queryInt(0, 1_000_000_000).optional().describe('Offset from the previous page.'),
+  limit: queryInt(SCRAPE_LIST_PAGE.min, SCRAPE_LIST_PAGE.max)
+    .optional()
+    .describe(`1 to ${SCRAPE_LIST_PAGE.max}, default ${SCRAPE_LIST_PAGE.default}.`),
+});

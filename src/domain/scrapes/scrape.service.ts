@@ -1,5 +1,5 @@
 import type { Orm } from '../../db/orm.js';
-import { execLarge } from '../../db/sql.js';
+import { exec, execLarge } from '../../db/sql.js';
 import { errors } from '../../errors.js';
 import { idSuffix, newId } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
@@ -9,7 +9,8 @@ import { Page } from '../pages/page.entity.js';
 import type { ScrapeExecutor } from './scrape-executor.js';
 import { wantsScreenshot } from './scrape-plan.js';
 import { Scrape } from './scrape.entity.js';
-import type { CreateScrapeCommand, ScrapeOptions } from './scrape.schema.js';
+import { SCRAPE_LIST_PAGE, type CreateScrapeCommand, type ScrapeOptions } from './scrape.schema.js';
+import { scrapeSummaryView, type ScrapeListView, type ScrapeSummaryRow } from './scrape.view.js';
 
 export interface ScrapeView {
   scrape: Scrape;
@@ -91,6 +92,23 @@ export class ScrapeService {
     const page = await em.findOneOrFail(Page, { id: scrape.pageId });
     const options = scrape.request as ScrapeOptions;
     return this.view(scrape, await this.views.fromStored(page, requestedFormats(options)), options);
+  }
+
+  /** The team's scrapes, newest first, without their content. */
+  async list(actor: Actor, query: { cursor?: number; limit?: number }): Promise<ScrapeListView> {
+    const limit = query.limit ?? SCRAPE_LIST_PAGE.default;
+    const offset = query.cursor ?? 0;
+    const rows = await exec<ScrapeSummaryRow & { request: ScrapeOptions }>(
+      this.orm.em.fork(),
+      `select s.id, s.url, s.page_id, s.request, s.metadata, s.warning, s.created_at, p.page_metadata
+       from scrapes s join pages p on p.id = s.page_id
+       where s.team_id = ? order by s.created_at desc, s.id desc limit ? offset ?`,
+      [actor.teamId, limit + 1, offset],
+    );
+    return {
+      scrapes: rows.slice(0, limit).map((row) => scrapeSummaryView(row, requestedFormats(row.request ?? {}))),
+      nextCursor: rows.length > limit ? offset + limit : null,
+    };
   }
 
   private view(scrape: Scrape, page: PageView, options: ScrapeOptions): ScrapeView {

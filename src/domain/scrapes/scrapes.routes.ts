@@ -1,5 +1,6 @@
-import { CreateScrapeInput, ScrapeIdParams } from './scrape.schema.js';
-import { ScrapeObject, presentScrape } from './scrape.presenter.js';
+import { z } from 'zod';
+import { CreateScrapeInput, ListScrapesQuery, ScrapeIdParams } from './scrape.schema.js';
+import { ScrapeObject, ScrapeSummaryObject, presentScrape, presentScrapeSummary } from './scrape.presenter.js';
 import { defineRoute } from '../../module/route.js';
 import type { ScrapeService } from './scrape.service.js';
 
@@ -28,6 +29,34 @@ export function scrapeRoutes({ scrapes }: { scrapes: ScrapeService }) {
         504: { description: 'The target or the model did not answer in time (`request_timeout`).' },
       },
       handler: async ({ actor, body, signal }) => presentScrape(await scrapes.create(actor, body, signal)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/scrapes',
+      operationId: 'listScrapes',
+      summary: 'List scrapes',
+      description:
+        'Extension: the team’s scrapes, newest first, without their content (GET /v1/scrapes/{id} or /v1/retrieve for that).',
+      tags,
+      query: ListScrapesQuery,
+      responses: {
+        200: {
+          description: 'A page of scrapes.',
+          schema: z.object({
+            object: z.literal('list'),
+            data: z.array(ScrapeSummaryObject),
+            cursor: z.number().int().optional().describe('Present when a further page exists.'),
+          }),
+        },
+      },
+      handler: async ({ actor, query }) => {
+        const { scrapes: list, nextCursor } = await scrapes.list(actor, query);
+        return {
+          object: 'list',
+          data: list.map(presentScrapeSummary),
+          ...(nextCursor !== null ? { cursor: nextCursor } : {}),
+        };
+      },
     }),
     defineRoute({
       method: 'get',
