@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { DeliveryView } from './webhook.service.js';
-import { epochSeconds } from '../shared/time.js';
+import type { WebhookDeliveryView } from './webhook.view.js';
 
 export const WebhookDeliveryObject = z
   .object({
@@ -20,20 +19,20 @@ export const WebhookDeliveryObject = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export function presentDelivery({ attempt, event }: DeliveryView): z.output<typeof WebhookDeliveryObject> {
+export function presentDelivery(delivery: WebhookDeliveryView): z.output<typeof WebhookDeliveryObject> {
   return {
-    id: attempt.id,
+    id: delivery.id,
     object: 'webhook.delivery',
-    event_id: attempt.eventId,
-    event_type: event.type,
-    resource_id: event.resourceId,
-    attempt: attempt.attempt,
-    url: attempt.url,
-    status_code: attempt.statusCode,
-    duration_ms: attempt.durationMs,
-    error: attempt.error,
-    success: attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300,
-    event_status: event.status,
-    created: epochSeconds(attempt.createdAt),
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    resource_id: delivery.resourceId,
+    attempt: delivery.attempt,
+    url: delivery.url,
+    status_code: delivery.statusCode,
+    duration_ms: delivery.durationMs,
+    error: delivery.error,
+    success: delivery.success,
+    event_status: delivery.eventStatus,
+    created: delivery.created,
   };
 }

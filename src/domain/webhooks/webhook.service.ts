@@ -1,16 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Orm } from '../../db/orm.js';
+import { exec } from '../../db/sql.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../workers/queue/job-queue.js';
 import type { Actor } from '../auth/actor.js';
 import { Team } from '../auth/team.entity.js';
 import { WebhookAttempt } from './webhook-attempt.entity.js';
 import { WEBHOOK_JOB } from './webhook-deliverer.js';
+import { DELIVERIES_PAGE } from './webhook.schema.js';
 import { WebhookEvent } from './webhook-event.entity.js';
+import {
+  webhookDeliveryView,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryView,
+  type WebhookEventView,
+} from './webhook.view.js';
 
-export interface DeliveryView {
-  attempt: WebhookAttempt;
-  event: WebhookEvent;
+/** Which delivery attempts a list shows (all of the team's when nothing is given). */
+export interface DeliveriesFilter {
+  event_id?: string;
+  resource_id?: string;
+  event_type?: string;
+  /** Only attempts the receiver answered 2xx (true), or only the others (false). */
+  success?: boolean;
+  cursor?: number;
+  limit?: number;
 }
 
 /** What clients can see and do about their webhooks (extensions of the spec). */
@@ -20,25 +34,31 @@ export class WebhookService {
     private readonly queue: JobQueue,
   ) {}
 
-  /** Delivery attempts of the team, newest first. */
+  /** Delivery attempts of the team, newest first, filtered by event, resource, type or outcome. */
   async deliveries(
     actor: Actor,
-    query: { event_id?: string; cursor?: number; limit?: number },
-  ): Promise<{ deliveries: DeliveryView[]; nextCursor: number | null }> {
-    const em = this.orm.em.fork();
-    const limit = query.limit ?? 50;
+    query: DeliveriesFilter,
+  ): Promise<{ deliveries: WebhookDeliveryView[]; nextCursor: number | null }> {
+    const limit = query.limit ?? DELIVERIES_PAGE.default;
     const offset = query.cursor ?? 0;
-    const where = { teamId: actor.teamId, ...(query.event_id ? { eventId: query.event_id } : {}) };
-    const [attempts, total] = await em.findAndCount(WebhookAttempt, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit,
-      offset,
-    });
-    const events = await em.find(WebhookEvent, { id: { $in: [...new Set(attempts.map((a) => a.eventId))] } });
-    const byId = new Map(events.map((e) => [e.id, e]));
+    const where = ['a.team_id = ?'];
+    const params: unknown[] = [actor.teamId];
+    const filter = (sql: string, value: unknown) => value !== undefined && (where.push(sql), params.push(value));
+    filter('a.event_id = ?', query.event_id);
+    filter('e.resource_id = ?', query.resource_id);
+    filter('e.type = ?', query.event_type);
+    filter('coalesce(a.status_code between 200 and 299, false) = ?', query.success);
+    const rows = await exec<WebhookDeliveryRow>(
+      this.orm.em.fork(),
+      `select a.id, a.event_id, a.attempt, a.url, a.status_code, a.duration_ms, a.error, a.created_at,
+              e.type, e.resource_id, e.status as event_status
+       from webhook_attempts a join webhook_events e on e.id = a.event_id
+       where ${where.join(' and ')} order by a.created_at desc, a.id desc limit ? offset ?`,
+      [...params, limit + 1, offset],
+    );
     return {
-      deliveries: attempts.map((attempt) => ({ attempt, event: byId.get(attempt.eventId)! })),
-      nextCursor: offset + attempts.length < total ? offset + attempts.length : null,
+      deliveries: rows.slice(0, limit).map(webhookDeliveryView),
+      nextCursor: rows.length > limit ? offset + limit : null,
     };
   }
 
@@ -46,7 +66,7 @@ export class WebhookService {
    * Sends an event again: the event of `deliveryId` starts a fresh series of attempts (same
    * event id, `delivery_attempt` from 1/5), whatever became of the earlier ones.
    */
-  async redeliver(actor: Actor, deliveryId: string): Promise<WebhookEvent> {
+  async redeliver(actor: Actor, deliveryId: string): Promise<WebhookEventView> {
     const em = this.orm.em.fork();
     const attempt = await em.findOne(WebhookAttempt, { id: deliveryId, teamId: actor.teamId });
     if (!attempt)
@@ -66,7 +86,7 @@ export class WebhookService {
       event.deliveredAt = null;
       await tx.flush();
     });
-    return event;
+    return { id: event.id, type: event.type, resourceId: event.resourceId, status: event.status };
   }
 
   /**

@@ -14,6 +14,8 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhookService }) {
       path: '/v1/webhooks/deliveries',
       operationId: 'listWebhookDeliveries',
       summary: 'List webhook delivery attempts',
+      description:
+        'Extension: every delivery attempt of the team, newest first, with what the receiver answered; only those of one event (`event_id`), of the events about one batch, crawl or monitor (`resource_id`), of one event type (`event_type`), or that succeeded or not (`success`).',
       tags,
       query: DeliveriesQuery,
       responses: {
@@ -49,6 +51,7 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhookService }) {
           schema: z.object({ object: z.literal('webhook.event'), id: z.string(), status: z.string() }),
         },
         404: { description: 'No such delivery (`delivery_not_found`).' },
+        409: { description: 'The event is being delivered right now (`delivery_in_progress`).' },
       },
       handler: async ({ actor, params }) => {
         const event = await webhooks.redeliver(actor, params.delivery_id);
