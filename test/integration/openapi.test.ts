@@ -65,6 +65,40 @@ describe('OpenAPI document', () => {
     );
   });
 
+  it('documents the operations a dashboard needs beyond the spec, with their conflicts', () => {
+    const op = (method: string, path: string) => doc.paths[path]?.[method];
+    for (const [method, path, id, conflict] of [
+      ['post', '/v1/batches/{batch_id}/cancel', 'cancelBatch', true],
+      ['post', '/v1/crawls/{crawl_id}/cancel', 'cancelCrawl', true],
+      ['post', '/v1/answers/{answer_id}/cancel', 'cancelAnswer', true],
+      ['patch', '/v1/schedules/{schedule_id}', 'updateSchedule', true],
+      ['post', '/v1/schedules/{schedule_id}/pause', 'pauseSchedule', true],
+      ['post', '/v1/schedules/{schedule_id}/resume', 'resumeSchedule', true],
+      ['get', '/v1/schedules/{schedule_id}/next_runs', 'listScheduleNextRuns', false],
+      ['post', '/v1/schedules/preview', 'previewSchedule', false],
+      ['get', '/v1/scrapes', 'listScrapes', false],
+      ['get', '/v1/maps', 'listMaps', false],
+      ['post', '/v1/webhooks/deliveries/{delivery_id}/redeliver', 'redeliverWebhook', true],
+    ] as const) {
+      expect(op(method, path)?.operationId, `${method} ${path}`).toBe(id);
+      if (conflict) {
+        expect(op(method, path).responses['409'].content['application/problem+json'].schema.$ref).toBe(
+          '#/components/schemas/Error',
+        );
+      }
+    }
+    const filters = op('get', '/v1/webhooks/deliveries').parameters.map((p: { name: string }) => p.name);
+    expect(filters).toEqual(
+      expect.arrayContaining(['event_id', 'resource_id', 'event_type', 'success', 'cursor', 'limit']),
+    );
+    const preview = op('post', '/v1/schedules/preview').requestBody.content['application/json'].schema;
+    expect(
+      Object.keys(preview.properties ?? doc.components.schemas[preview.$ref?.split('/').at(-1)]?.properties),
+    ).toEqual(
+      expect.arrayContaining(['cron_expression', 'text', 'execute_at', 'expression_timezone', 'count', 'after']),
+    );
+  });
+
   it('renders a readable reference page at /docs and error pages behind each type URL', async () => {
     const page = await (await fetch(`${app.url}/docs`)).text();
     expect(page).toContain('Create an API key');
