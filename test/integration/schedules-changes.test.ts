@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { allowLocalPorts } from '../support/config.js';
 import { expectEnvelope } from '../support/envelope.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { collect, wsClient } from '../support/graphql-ws.js';
 
 // Pausing, resuming and updating schedules against a real service with its workers (a local
 // site records the calls), and the next due times of schedules and of timings not saved.
@@ -149,6 +150,23 @@ describe('pause and resume', () => {
     // Its only due time ran, but a paused schedule is not ended by it.
     expect(done).toMatchObject({ state: 'PAUSED', next_run_at: null });
   }, 30_000);
+
+  it('a GraphQL run subscription to a paused schedule stays open, and follows its runs once resumed', async () => {
+    const s = await create({ method: 'GET', endpoint: url('/hook/streamed'), execute_at: inSeconds(600) });
+    await change(s.id, 'pause');
+    const client = wsClient(app.url, app.key);
+    const stream = collect<{ scheduleRuns: { status: string } }>(
+      client,
+      `subscription { scheduleRuns(id: "${s.id}") { status } }`,
+      2,
+      30_000,
+    );
+    await stream.ready;
+    await patch(s.id, { execute_at: inSeconds(2) });
+    await change(s.id, 'resume');
+    expect((await stream.done).map((e) => e.scheduleRuns.status)).toEqual(['running', 'succeeded']);
+    await client.dispose();
+  }, 40_000);
 
   it('refuses deleted schedules (409) and other teams’ (404)', async () => {
     const s = await create({ method: 'GET', endpoint: url('/hook/x'), execute_at: inSeconds(600) });

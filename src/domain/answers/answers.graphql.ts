@@ -16,7 +16,8 @@ export function answerGraphQL(kit: GraphQLKit, answers: AnswerService): void {
   const { builder } = kit;
 
   const AnswerProgressRef = builder.objectRef<AnswerProgressEvent>('AnswerProgress').implement({
-    description: 'Where an answer is: searching, reading (done of total sources), composing, then completed or failed.',
+    description:
+      'Where an answer is: searching, reading (done of total sources), composing, then completed or failed (or cancelled).',
     fields: (t) => ({
       answerId: t.id({ resolve: (e) => e.answerId }),
       status: t.string({ resolve: (e) => e.status }),

@@ -81,7 +81,10 @@ export function answerRoutes({ answers }: { answers: AnswerService }) {
       tags,
       params: AnswerIdParams,
       responses: {
-        200: { description: 'The answer: in progress, completed, or failed with `error`.', schema: AnswerObject },
+        200: {
+          description: 'The answer: in progress, completed, failed with `error`, or cancelled.',
+          schema: AnswerObject,
+        },
         404: { description: 'No such answer (`answer_not_found`).' },
       },
       handler: async ({ actor, params }) => presentAnswer(await answers.get(actor, params.answer_id)),

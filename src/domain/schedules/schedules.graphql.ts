@@ -44,7 +44,7 @@ export function scheduleGraphQL(kit: GraphQLKit, schedules: ScheduleService): vo
       expressionTimezone: t.exposeString('expressionTimezone'),
       text: t.exposeString('text', { nullable: true }),
       description: t.exposeString('description', { nullable: true }),
-      state: t.exposeString('state', { description: 'ENABLED or DELETED.' }),
+      state: t.exposeString('state', { description: 'ENABLED, PAUSED or DELETED.' }),
       nextRunAt: t.exposeString('nextRunAt', { nullable: true }),
       lastRun: t.expose('lastRun', { type: ScheduleRunRef, nullable: true }),
       created: t.exposeString('created', { description: 'ISO 8601 UTC.' }),
@@ -116,12 +116,13 @@ export function scheduleGraphQL(kit: GraphQLKit, schedules: ScheduleService): vo
         try {
           const current = await schedules.get(actor, id); // 404 for another team's schedule
           if (current.lastRun) yield current.lastRun;
-          if (current.state !== 'ENABLED' && current.lastRun?.status !== 'running') return;
+          // A paused schedule has not ended: it may be resumed.
+          if (current.state === 'DELETED' && current.lastRun?.status !== 'running') return;
           for await (const event of events) {
             const e = event as ScheduleRunEvent;
             if (e.type !== 'schedule.run') continue;
             yield e.run;
-            if (e.state !== 'ENABLED' && e.run.status !== 'running') return;
+            if (e.state === 'DELETED' && e.run.status !== 'running') return;
           }
         } finally {
           await events.return?.();
