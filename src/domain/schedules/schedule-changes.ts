@@ -81,11 +81,15 @@ export class ScheduleChanges {
     const moved = await this.locked(teamId, id, 'update', async (em, schedule) => {
       const next = timing && schedule.state === 'ENABLED' ? timing.firstRun : null;
       if (next) await unqueueNext(em, schedule);
-      const set: [string, unknown][] = [
-        ['method = ?', call.method],
-        ['endpoint = ?', call.endpoint],
-        ['payload = ?::jsonb', JSON.stringify(call.payload)],
-      ];
+      // Only what the command changes is written: a concurrent change of other fields stays.
+      const set: [string, unknown][] = [];
+      if (call) {
+        set.push(
+          ['method = ?', call.method],
+          ['endpoint = ?', call.endpoint],
+          ['payload = ?::jsonb', JSON.stringify(call.payload)],
+        );
+      }
       if (timing) {
         set.push(
           ['type = ?', timing.type],
@@ -97,6 +101,7 @@ export class ScheduleChanges {
         );
       }
       if (next) set.push(['next_run_at = ?', next]);
+      if (set.length === 0) return false;
       await exec(em, `update schedules set ${set.map(([column]) => column).join(', ')} where id = ?`, [
         ...set.map(([, value]) => value),
         id,
@@ -107,14 +112,14 @@ export class ScheduleChanges {
     if (moved) this.deps.work.notify();
   }
 
-  /** The method, endpoint and payload after `command`, validated when any of them changes. */
-  private async callOf(command: UpdateScheduleCommand, current: Schedule): Promise<Call> {
+  /** The method, endpoint and payload after `command`, validated; null when it changes none of them. */
+  private async callOf(command: UpdateScheduleCommand, current: Schedule): Promise<Call | null> {
+    if (command.method === undefined && command.endpoint === undefined && command.payload === undefined) return null;
     const call = {
       method: command.method ?? current.method,
       endpoint: command.endpoint ?? current.endpoint,
       payload: command.payload ?? current.payload,
     };
-    if (command.method === undefined && command.endpoint === undefined && command.payload === undefined) return call;
     if (command.payload !== undefined) this.deps.checkPayloadSize(command.payload);
     return { ...call, endpoint: await this.deps.endpoints.validate(call.method, call.endpoint, call.payload) };
   }
