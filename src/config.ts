@@ -1,21 +1,37 @@
 import os from 'node:os';
 import path from 'node:path';
+import { requireTogether, SettingsError, type Configurable } from './configurable.js';
 import type { CoreConfig } from './core-config.js';
 import { APP_MODULES, type ModuleConfigs } from './modules.js';
-import { SETTINGS, type Parsed, type Setting, type Settings } from './settings.js';
+import { ENGINES, MODEL_PROVIDERS, SEARCH_PROVIDERS, type PluginConfigs } from './plugins.js';
+import { SETTINGS, type Parsed, type Setting } from './settings.js';
 
 // The only reader of the environment: parses it through the core's table (src/settings.ts) and
-// every module's into the typed AppConfig, reporting every bad variable at once.
+// every module's, engine's and provider's into the typed AppConfig, reporting every bad variable
+// at once.
 
 export type { CoreConfig, Role } from './core-config.js';
 
-/** Every setting: the core's, then each module's, in module order. Throws on a name declared twice. */
+/** Every part that declares settings (src/modules.ts, src/plugins.ts), named for messages. */
+function configurableParts(): { owner: string; part: Configurable }[] {
+  return [
+    ...APP_MODULES.map((m) => ({ owner: `module ${m.name}`, part: m })),
+    ...ENGINES.map((e) => ({ owner: `engine ${e.id}`, part: e as Configurable })),
+    ...MODEL_PROVIDERS.map((p) => ({ owner: `model provider ${p.id}`, part: p as Configurable })),
+    ...SEARCH_PROVIDERS.map((p) => ({ owner: `search provider ${p.id}`, part: p as Configurable })),
+  ];
+}
+
+/**
+ * Every setting: the core's, then each module's (in module order), engine's and provider's (by
+ * priority). Throws on a name declared twice.
+ */
 export function allSettings(): [string, Setting][] {
   const rows: [string, Setting][] = Object.entries(SETTINGS);
   const seen = new Set(rows.map(([name]) => name));
-  for (const module of APP_MODULES) {
-    for (const [name, setting] of Object.entries(module.settings ?? {})) {
-      if (seen.has(name)) throw new Error(`setting ${name} of module ${module.name} is declared twice`);
+  for (const { owner, part } of configurableParts()) {
+    for (const [name, setting] of Object.entries(part.settings ?? {})) {
+      if (seen.has(name)) throw new Error(`setting ${name} of ${owner} is declared twice`);
       seen.add(name);
       rows.push([name, setting]);
     }
@@ -23,8 +39,8 @@ export function allSettings(): [string, Setting][] {
   return rows;
 }
 
-/** The typed configuration every part of the service receives: the core's and every module's slice. */
-export type AppConfig = CoreConfig & ModuleConfigs;
+/** The typed configuration every part of the service receives: the core's, every module's, engine's and provider's slice. */
+export type AppConfig = CoreConfig & ModuleConfigs & PluginConfigs;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -45,12 +61,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     else problems.push(`${name}=${JSON.stringify(raw)}: ${result.error.issues.map((i) => i.message).join('; ')}`);
   }
   const v = values as Parsed;
-  requireTogether(['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'], v, problems);
-  requireTogether(['AUTH_JWT_ISSUER', 'AUTH_JWT_JWKS_URL', 'AUTH_JWT_AUDIENCE'], v, problems);
-  requireTogether(['MODEL_BASE_URL', 'MODEL_NAME'], v, problems);
-  if (v.MODEL_MAX_OUTPUT_TOKENS >= v.MODEL_CONTEXT_TOKENS) {
-    problems.push('MODEL_MAX_OUTPUT_TOKENS: must be smaller than MODEL_CONTEXT_TOKENS (the prompt needs room too)');
+  for (const names of [
+    ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'],
+    ['AUTH_JWT_ISSUER', 'AUTH_JWT_JWKS_URL', 'AUTH_JWT_AUDIENCE'],
+  ]) {
+    collect(problems, () => requireTogether(names, v));
   }
+  const slices = partSlices(values, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const core: CoreConfig = {
     server: {
@@ -94,7 +111,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: v.SCRAPE_TIMEOUT_MS,
       connectTimeoutMs: v.SCRAPE_CONNECT_TIMEOUT_MS,
       maxResponseBytes: v.SCRAPE_MAX_RESPONSE_BYTES,
-      userAgent: v.SCRAPE_USER_AGENT ?? null,
       hostedUrlTtlSeconds: v.HOSTED_URL_TTL_SECONDS,
       inlineContentLimitBytes: v.INLINE_CONTENT_LIMIT_BYTES,
       convertThreads: v.CONVERT_THREADS === 'auto' ? Math.min(4, os.availableParallelism() - 1) : v.CONVERT_THREADS,
@@ -102,13 +118,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
     pubsub: v.PUBSUB,
-    browser: {
-      enabled: v.BROWSER_ENABLED,
-      chromiumPath: v.CHROMIUM_PATH ?? null,
-      poolSize: v.BROWSER_POOL_SIZE,
-      restartAfterPages: v.BROWSER_RESTART_AFTER_PAGES,
-      pageHeapMb: v.BROWSER_PAGE_HEAP_MB,
-    },
     proxies: v.PROXY_URLS,
     workers: {
       threads: v.WORKER_THREADS,
@@ -120,32 +129,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryBaseMs: v.WORKER_RETRY_BASE_MS,
     },
     retentionDays: v.RETENTION_DAYS,
-    model: v.MODEL_BASE_URL
-      ? {
-          baseUrl: v.MODEL_BASE_URL,
-          apiKey: v.MODEL_API_KEY ?? null,
-          name: v.MODEL_NAME!,
-          timeoutMs: v.MODEL_TIMEOUT_MS,
-          maxRetries: v.MODEL_MAX_RETRIES,
-          contextTokens: v.MODEL_CONTEXT_TOKENS,
-          maxOutputTokens: v.MODEL_MAX_OUTPUT_TOKENS,
-          structuredOutput: v.MODEL_STRUCTURED_OUTPUT,
-        }
-      : null,
-    search: { searxng: v.SEARXNG_URL ? { url: v.SEARXNG_URL, timeoutMs: v.SEARXNG_TIMEOUT_MS } : null },
   };
-  const modules: Record<string, unknown> = {};
-  for (const module of APP_MODULES) {
-    if (module.configKey && module.config) modules[module.configKey] = module.config(values as never);
+  for (const key of Object.keys(slices)) {
+    if (key in core) throw new Error(`configKey ${key} is also a key of the core configuration`);
   }
-  return { ...core, ...modules } as AppConfig;
+  return { ...core, ...slices } as AppConfig;
 }
 
-function requireTogether(names: (keyof Settings)[], v: Partial<Parsed>, problems: string[]): void {
-  const set = names.filter((n) => v[n] !== undefined);
-  if (set.length > 0 && set.length < names.length) {
-    const missing = names.filter((n) => v[n] === undefined);
-    problems.push(`${missing.join(', ')}: required when ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set`);
+/**
+ * Each part's slice by its configKey. A part whose settings do not fit together adds its
+ * problems; anything else it throws is a bug, unless some setting was already bad (then the
+ * part may have read a value that is missing because of it).
+ */
+function partSlices(values: Record<string, unknown>, problems: string[]): Record<string, unknown> {
+  const slices: Record<string, unknown> = {};
+  for (const { owner, part } of configurableParts()) {
+    if (!part.configKey || !part.config) continue;
+    if (part.configKey in slices) throw new Error(`configKey ${part.configKey} of ${owner} is taken`);
+    const failed = problems.length;
+    collect(problems, () => (slices[part.configKey!] = part.config!(values as never)), failed > 0);
+  }
+  return slices;
+}
+
+function collect(problems: string[], run: () => unknown, tolerant = false): void {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof SettingsError) problems.push(...err.problems);
+    else if (!tolerant) throw err;
   }
 }
 

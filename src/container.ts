@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createCrawleeEngine } from '../engines/crawlee/crawlee.engine.js';
 import { isMainThread } from 'node:worker_threads';
-import { createEngineSetup } from '../engines/index.js';
-import { builtinParsers } from '../plugins/parsers/index.js';
 import { builtinTransformers } from '../plugins/transformers/index.js';
 import { publicBaseUrl, type AppConfig, type Role } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { PgTarget } from './db/embedded/embedded-database.js';
 import { createLiveConnections, type LiveConnections } from './domain/auth/live-connections.js';
 import { signingSecret } from './domain/settings/settings.service.js';
-import type { CrawlEngine } from './engine/crawl-engine.js';
 import { createOutboundGuard, type OutboundGuard, type Resolver } from './engine/outbound-guard.js';
 import { createProxyPool } from './engine/proxy-pool.js';
 import { createEngineRegistry, type EngineRegistry } from './engine/registry.js';
@@ -22,9 +18,8 @@ import type { PublicUrls } from './module/module-context.js';
 import { APP_MODULES, type ModuleServices } from './modules.js';
 import { createModelRegistry } from './models/model-registry.js';
 import { createSearchRegistry } from './search/search-registry.js';
-import { createModelSetup } from '../plugins/models/index.js';
-import { createSearchSetup } from '../plugins/search/index.js';
 import { createParserRegistry } from './parsers/parser.js';
+import { createEngineSetup, createModelSetup, createSearchSetup, PARSERS } from './plugins.js';
 import { createContentPipeline } from './pipeline/content-pipeline.js';
 import { createConvertPool } from './pipeline/convert-pool.js';
 import { defaultMarkdownConverter } from './pipeline/markdown/default-converter.js';
@@ -123,9 +118,9 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     await blobs.init();
     closers.unshift(async () => blobs.close?.());
     const guard = createOutboundGuard(config.outbound, { resolve: options.resolve });
-    // Engines that cannot run here (no Chromium) are named in the 400 a request needing them gets
-    // (and once in the start log, by main.ts); pages the http engine fetched that need JavaScript
-    // are re-rendered by the browser.
+    // Engines that cannot run here (no Chromium, no remote browser configured) are named in the
+    // 400 a request needing them gets (and once in the start log, by main.ts); pages the http
+    // engine fetched that need JavaScript are re-rendered by a browser engine.
     const setup = createEngineSetup(config, { guard });
     const channel = options.browserChannel;
     const local = channel
@@ -134,13 +129,15 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const engines = createEngineRegistry(local, {
       unavailable: setup.unavailable,
       escalate: detectScriptRequirement,
+      crawl: setup.crawl,
+      catalog: setup.catalog,
     });
     await engines.start();
     closers.unshift(() => engines.stop());
     // Worker threads are already off the API's event loop: they convert inline.
     const threads = role === 'worker' ? 0 : config.scrape.convertThreads;
     // Parsers are pipeline steps: they run where pages are converted (the conversion threads).
-    const parsers = createParserRegistry(builtinParsers);
+    const parsers = createParserRegistry(PARSERS);
     const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers });
     if (isMainThread) logMarkdownConverter(logger);
     const convertPool =
@@ -153,10 +150,10 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
     const leases = new LeaseConnection(db.connection);
     closers.unshift(() => leases.close());
     const queue = new JobQueue(db.orm, [], { leases });
-    let crawlEngine: CrawlEngine | null = null;
-    closers.unshift(async () => crawlEngine?.close?.());
-    const models = createModelRegistry(createModelSetup(config, { guard, resolve: options.resolve }));
-    const search = createSearchRegistry(createSearchSetup(config, { guard, resolve: options.resolve }));
+    const modelSetup = createModelSetup(config, { guard, resolve: options.resolve });
+    const models = createModelRegistry(modelSetup.plugins, modelSetup.unavailable);
+    const searchSetup = createSearchSetup(config, { guard, resolve: options.resolve });
+    const search = createSearchRegistry(searchSetup.plugins, searchSetup.unavailable);
     closers.unshift(async () => {
       await models.close();
       await search.close();
@@ -182,12 +179,7 @@ export async function createContainer(config: AppConfig, options: ContainerOptio
         work,
         secret,
         urls,
-        crawlEngine: () =>
-          (crawlEngine ??= createCrawleeEngine({
-            engines,
-            dataDir: config.dataDir,
-            browserSlots: config.browser.poolSize,
-          })),
+        crawlEngine: () => engines.crawlEngine(),
         models,
         search,
         liveConnections: () => live!,

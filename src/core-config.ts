@@ -7,7 +7,8 @@ export type Role = 'all' | 'api' | 'worker';
 /**
  * The service's core settings, typed: what the composition root, the transports and the workers
  * read, and what modules see of the configuration besides their own settings (`ModuleContext`).
- * src/config.ts parses the environment into it; modules add their slices (src/modules.ts).
+ * src/config.ts parses the environment into it; modules, engines and providers add their slices
+ * (src/modules.ts, src/plugins.ts).
  */
 export interface CoreConfig {
   server: {
@@ -31,7 +32,6 @@ export interface CoreConfig {
     timeoutMs: number;
     connectTimeoutMs: number;
     maxResponseBytes: number;
-    userAgent: string | null;
     hostedUrlTtlSeconds: number;
     inlineContentLimitBytes: number;
     convertThreads: number;
@@ -40,14 +40,6 @@ export interface CoreConfig {
   };
   idempotencyTtlSeconds: number;
   pubsub: Parsed['PUBSUB'];
-  browser: {
-    enabled: boolean;
-    /** Explicit CHROMIUM_PATH; null: detected at start. */
-    chromiumPath: string | null;
-    poolSize: number;
-    restartAfterPages: number;
-    pageHeapMb: number;
-  };
   proxies: ProxyEntry[];
   workers: {
     threads: number;
@@ -60,16 +52,4 @@ export interface CoreConfig {
     retryBaseMs: number;
   };
   retentionDays: number;
-  /** The OpenAI-compatible model server (MODEL_*); null when MODEL_BASE_URL is unset. */
-  model: {
-    baseUrl: string;
-    apiKey: string | null;
-    name: string;
-    timeoutMs: number;
-    maxRetries: number;
-    contextTokens: number;
-    maxOutputTokens: number;
-    structuredOutput: Parsed['MODEL_STRUCTURED_OUTPUT'];
-  } | null;
-  search: { searxng: { url: string; timeoutMs: number } | null };
 }

@@ -12,6 +12,7 @@ import { scrapesModule } from './domain/scrapes/scrapes.module.js';
 import { searchesModule } from './domain/searches/searches.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
 import { webhooksModule } from './domain/webhooks/webhooks.module.js';
+import type { ConfigsOf, UnionToIntersection } from './configurable.js';
 import type { AppModule, ServicesOf } from './module/app-module.js';
 
 /**
@@ -37,15 +38,9 @@ export const MODULES = [
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type ConfigEntry<M> = M extends { configKey?: infer K; config?(values: never): infer C }
-  ? [K] extends [string]
-    ? Record<K, C>
-    : never
-  : never;
 
 /** Every module's configuration slice, by its `configKey` (`config.crawls`, `config.webhooks`...). */
-export type ModuleConfigs = UnionToIntersection<ConfigEntry<AnyModule>>;
+export type ModuleConfigs = ConfigsOf<AnyModule>;
 
 /** Every module's services, by name (`services.batches`, `services.crawls`...). */
 export type ModuleServices = UnionToIntersection<ServicesOf<AnyModule>>;

@@ -6,9 +6,17 @@ export interface RegisteredPlugin {
   close?(): Promise<void>;
 }
 
+/** A plugin of the build that cannot run here (not configured), and what would enable it. */
+export interface UnavailablePlugin {
+  id: string;
+  description: string;
+  /** No secrets; says how to enable it: `SEARXNG_URL is not set`. */
+  reason: string;
+}
+
 /**
  * Plugins of one kind by id (model providers, search providers). The first registered is the
- * default: the setup that builds the list decides the order.
+ * default: the setup that builds the list decides the order (by the definitions' priority).
  *
  * @example
  * const models = createPluginRegistry<ModelProvider>({ kind: 'model provider', unconfigured: '…' }, providers);
@@ -19,6 +27,8 @@ export interface PluginRegistry<T extends RegisteredPlugin> {
   register(plugin: T): void;
   get(id: string): T | undefined;
   list(): T[];
+  /** Plugins of this build that are not configured here, with why (`GET /v1/status`, 400s naming them). */
+  unavailable(): readonly UnavailablePlugin[];
   /** The default plugin, or null when none is configured. */
   default(): T | null;
   /** The plugin named `id` (the default when `id` is absent); 400 `validation_error` when there is none. */
@@ -37,6 +47,7 @@ export interface PluginKind {
 export function createPluginRegistry<T extends RegisteredPlugin>(
   { kind, unconfigured }: PluginKind,
   initial: readonly T[] = [],
+  off: readonly UnavailablePlugin[] = [],
 ): PluginRegistry<T> {
   const byId = new Map<string, T>();
   const registry: PluginRegistry<T> = {
@@ -47,6 +58,7 @@ export function createPluginRegistry<T extends RegisteredPlugin>(
     },
     get: (id) => byId.get(id),
     list: () => [...byId.values()],
+    unavailable: () => off.filter((u) => !byId.has(u.id)),
     default: () => byId.values().next().value ?? null,
     require(id) {
       if (id === undefined || id === null) {
@@ -55,6 +67,8 @@ export function createPluginRegistry<T extends RegisteredPlugin>(
         return first;
       }
       const plugin = byId.get(id);
+      const notHere = plugin ? undefined : registry.unavailable().find((u) => u.id === id);
+      if (notHere) throw errors.validation(`${kind} ${JSON.stringify(id)} is not available here: ${notHere.reason}`);
       if (!plugin) {
         const known = [...byId.keys()].join(', ') || 'none';
         throw errors.validation(`${kind} ${JSON.stringify(id)} does not exist (available: ${known})`);

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseProxyList } from './engine/proxy-pool.js';
 
 /**
- * Every core setting of the service, one row each (modules declare theirs in their own folder;
- * src/config.ts reads both): its environment variable, its schema (which
+ * Every core setting of the service, one row each (modules, engines and providers declare theirs
+ * in their own folders; src/config.ts reads them all): its environment variable, its schema (which
  * parses the string form), its default and its documentation. src/config.ts reads the
  * environment through this table into AppConfig; `npm run config:docs` writes the README table
  * and `.env.example` from it (a test holds them together).
@@ -111,10 +111,6 @@ export const SETTINGS = {
     default: String(20 * 1024 * 1024),
     doc: 'Largest response body an engine downloads.',
   },
-  SCRAPE_USER_AGENT: {
-    schema: z.string().min(1),
-    doc: 'User-Agent of plain HTTP fetches. Unset: a realistic browser header set (got-scraping).',
-  },
   CONVERT_THREADS: {
     schema: z.union([z.literal('auto'), int(0, 32)]),
     default: 'auto',
@@ -173,30 +169,6 @@ export const SETTINGS = {
     default: 'auto',
     doc: 'Progress events: `memory` (one process) or `postgres` (LISTEN/NOTIFY). `auto`: postgres when DATABASE_URL is set.',
   },
-  BROWSER_ENABLED: {
-    schema: bool,
-    default: 'true',
-    doc: 'Use the Chromium browser engine (`playwright`) when Chromium is installed. `false`: never start a browser; browser-only requests (actions, screenshots, screen sizes, raw_pdf) answer 400.',
-  },
-  CHROMIUM_PATH: {
-    schema: z.string().min(1),
-    doc: 'Chromium executable. Unset: the first of /usr/bin/chromium, chromium-browser, google-chrome found; none found: the service runs without the browser engine (browser-only requests answer 400). Never downloaded.',
-  },
-  BROWSER_POOL_SIZE: {
-    schema: int(1, 64),
-    default: '4',
-    doc: 'Pages rendered at once per process (one fresh browser context each); more wait their turn within their time budget.',
-  },
-  BROWSER_RESTART_AFTER_PAGES: {
-    schema: int(1, 1_000_000),
-    default: '500',
-    doc: 'Chromium is restarted (gracefully, after in-flight pages) once it has rendered this many pages; also restarted whenever it crashes.',
-  },
-  BROWSER_PAGE_HEAP_MB: {
-    schema: int(64, 16384),
-    default: '512',
-    doc: "JavaScript heap limit of a page's renderer process; a page that needs more crashes its renderer (502) instead of the machine.",
-  },
   PROXY_URLS: {
     schema: list.transform((entries, ctx) => {
       try {
@@ -208,53 +180,6 @@ export const SETTINGS = {
     }),
     default: '',
     doc: 'Comma-separated upstream proxies used by every engine: `scheme://[user:pass@]host:port[#CC|CC]` (http, https, socks4, socks5); the fragment lists the countries it exits in (`http://u:p@10.0.0.5:8000#us|ca`). A request with `country` uses a proxy tagged with it, others use untagged proxies; none: direct.',
-  },
-  // Models and search (answers, llm_extract, monitors, `text` schedules): one block.
-  MODEL_BASE_URL: {
-    schema: httpUrl,
-    doc: 'Base URL of an OpenAI-compatible chat completions API, usually ending in /v1 (OpenAI, Ollama `http://localhost:11434/v1`, vLLM, llama.cpp server, LM Studio). Reachable even on a private network; its redirects are not. Unset: no model (answers and extraction use the deterministic extractor).',
-  },
-  MODEL_API_KEY: {
-    schema: z.string().min(1),
-    doc: 'Bearer token for MODEL_BASE_URL (unset: no Authorization header, as local servers expect).',
-  },
-  MODEL_NAME: {
-    schema: z.string().min(1),
-    doc: 'Model to use (`gpt-4o-mini`, `llama3.1:8b`…); required with MODEL_BASE_URL.',
-  },
-  MODEL_TIMEOUT_MS: {
-    schema: int(1000, 3_600_000),
-    default: '120000',
-    doc: 'Longest wait for one model call: the whole reply, or the next token while streaming. Exceeded: 504 `request_timeout`, not retried.',
-  },
-  MODEL_MAX_RETRIES: {
-    schema: int(0, 10),
-    default: '2',
-    doc: "Retries of a model call answered 408, 409, 429 or 5xx, or cut off by the network, with exponential backoff (1 s, 2 s… at most 30 s; the server's Retry-After within that cap).",
-  },
-  MODEL_CONTEXT_TOKENS: {
-    schema: int(1024, 10_000_000),
-    default: '8192',
-    doc: "The model's context window in tokens. Long pages are cut to the passages that matter to fit it, with the reply's MODEL_MAX_OUTPUT_TOKENS kept free. Raise it for long-context models (Ollama's own default context may be smaller: set its num_ctx to match).",
-  },
-  MODEL_MAX_OUTPUT_TOKENS: {
-    schema: int(16, 1_000_000),
-    default: '2048',
-    doc: 'Most tokens a model reply may use (`max_tokens`).',
-  },
-  MODEL_STRUCTURED_OUTPUT: {
-    schema: z.enum(['json_schema', 'json_object', 'prompt']),
-    default: 'json_schema',
-    doc: 'How structured output is requested: `json_schema` (`response_format` with the schema: OpenAI, recent Ollama, vLLM, llama.cpp, LM Studio); `json_object` (JSON mode, schema in the prompt) or `prompt` (no response_format at all) for servers without it. The reply is validated against the schema either way.',
-  },
-  SEARXNG_URL: {
-    schema: httpUrl,
-    doc: 'Base URL of a SearXNG instance used as search provider `searxng` (its JSON API must be enabled: `search.formats` includes `json`). Reachable even on a private network.',
-  },
-  SEARXNG_TIMEOUT_MS: {
-    schema: int(500, 300_000),
-    default: '10000',
-    doc: 'Longest wait for SearXNG to answer one search (504 `request_timeout` after).',
   },
 } satisfies Record<string, Setting>;
 

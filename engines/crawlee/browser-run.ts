@@ -1,23 +1,24 @@
 import type { BasicCrawlingContext } from '@crawlee/cheerio';
 import type { CrawlEngineOptions, CrawlWork } from '../../src/engine/crawl-engine.js';
 import type { EngineRegistry } from '../../src/engine/registry.js';
-import type { PageSnapshot } from '../../src/engine/types.js';
+import { requiredCapabilities } from '../../src/engine/selection.js';
+import type { PageRequest, PageSnapshot } from '../../src/engine/types.js';
 import { runUntilAborted } from './http-run.js';
 import { loadCheerio, runConfiguration, silentLog } from './crawlee-runtime.js';
 import { FrontierRequestManager } from './frontier-request-manager.js';
 
 export interface BrowserRunDeps {
-  /** The process's engine registry; pages are rendered by its `playwright` engine. */
+  /** The process's engine registry; pages are rendered by its browser engines. */
   engines: EngineRegistry;
   dataDir: string;
-  /** Pages the browser engine renders at once (BROWSER_POOL_SIZE): a crawl never asks for more. */
+  /** Pages the first browser engine renders at once (its `concurrency`): a crawl never asks for more. */
   browserSlots: number;
 }
 
 /**
- * One browser crawl run on Crawlee's BasicCrawler, each page rendered by the service's
- * `playwright` engine: the same Chromium pool, launch flags, identity, guard proxy, resource
- * policy, actions, screenshots and PDFs as a browser scrape. The rendered page goes back to the
+ * One browser crawl run on Crawlee's BasicCrawler, each page rendered by the service's browser
+ * engines (the first by priority; the next when it falls back): the same pool, identity, guard
+ * proxy, resource policy, actions, screenshots and PDFs as a browser scrape. The rendered page goes back to the
  * crawl, which processes it (links included) like a scrape. (Crawlee's PlaywrightCrawler is not used: loading @crawlee/browser-pool opens an
  * unauthenticated forward proxy on every interface; see docs/crawls.md.)
  */
@@ -50,9 +51,8 @@ export async function runBrowser(work: CrawlWork, options: CrawlEngineOptions, d
 }
 
 async function render(engines: EngineRegistry, url: string, options: CrawlEngineOptions): Promise<PageSnapshot> {
-  const { snapshot } = await engines.fetch(
-    { url, timeoutMs: options.pageTimeoutMs, browser: options.browser ?? {} },
-    { engine: 'playwright', escalate: false, signal: options.signal },
-  );
+  const req: PageRequest = { url, timeoutMs: options.pageTimeoutMs, browser: options.browser ?? {} };
+  const needs = [...new Set(['javascript' as const, ...requiredCapabilities(req)])];
+  const { snapshot } = await engines.fetch(req, { needs, escalate: false, signal: options.signal });
   return snapshot;
 }

@@ -140,6 +140,7 @@ export function createPlaywrightEngine(options: PlaywrightEngineOptions): Playwr
   return {
     id: 'playwright',
     priority: options.priority ?? 10,
+    concurrency: options.poolSize ?? 4,
     capabilities: { javascript: true, actions: true, screenshot: true, pdf: true, screen: true, proxy: true },
     async start() {
       // Only the version (for the user agent), in the background: the browser starts on first use.

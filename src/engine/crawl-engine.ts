@@ -37,7 +37,7 @@ export interface CrawlWork {
 export interface CrawlEngineOptions {
   /** Browser settings when the scrape options need a browser; absent: plain HTTP. */
   browser?: PageRequest['browser'];
-  /** Render every page in a browser even when the options do not need one (`engine: playwright`). */
+  /** Render every page in a browser engine even when the options do not need one (`engine: playwright`). */
   forceBrowser?: boolean;
   /** Time budget of one page (fetch, rendering, actions). */
   pageTimeoutMs: number;
@@ -49,11 +49,12 @@ export interface CrawlEngineOptions {
 
 /**
  * Fetches a crawl's pages. Implemented by `engines/crawlee` (Crawlee's HttpCrawler over the
- * `http` engine, or its BasicCrawler driving the `playwright` engine when pages need a
- * browser); wired by the composition root.
+ * `http` engine, or its BasicCrawler driving the browser engines when pages need a browser);
+ * declared with `defineEngine({ kind: 'crawl', … })` and made by the engine registry on first
+ * use (`EngineRegistry.crawlEngine()`).
  *
  * @example
- * const engine: CrawlEngine = createCrawleeEngine({ engines, dataDir, browserSlots: 4 });
+ * const engine: CrawlEngine = engines.crawlEngine();
  * await engine.run(work, { pageTimeoutMs: 30_000, concurrency: 8, signal });
  */
 export interface CrawlEngine {

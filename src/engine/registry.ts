@@ -1,4 +1,8 @@
 import { AppError, errors } from '../errors.js';
+import type { CrawlEngine } from './crawl-engine.js';
+import { isUnavailable } from '../plugin-definition.js';
+import type { CrawlEngineEntry, EngineInfo } from './engine-setup.js';
+import { describeEngines, type CrawlEngineSlot, type EngineStatus } from './engine-status.js';
 import { EngineFallbackError, type EngineAttempt } from './errors.js';
 import type { Capability, PageRequest, PageSnapshot, ScrapeEngine } from './types.js';
 
@@ -23,6 +27,8 @@ export interface FetchResult {
 /** An engine this build has that cannot run here (Chromium missing, disabled): named in "no capable engine" 400s. */
 export interface UnavailableEngine {
   id: string;
+  /** Default `scrape`. */
+  kind?: 'scrape' | 'crawl';
   capabilities: Capability[];
   /** What is wrong and how to fix it: `Chromium was not found …; install it or set CHROMIUM_PATH`. */
   reason: string;
@@ -39,6 +45,10 @@ export interface RegistryOptions {
   unavailable?: UnavailableEngine[];
   /** Escalation is skipped (with a warning) when less of the time budget than this remains. Default 2000 ms. */
   minEscalationBudgetMs?: number;
+  /** The crawl engines of the build by priority (`EngineSetup.crawl`); `crawlEngine()` makes the first that can run. */
+  crawl?: CrawlEngineEntry[];
+  /** Every engine of the build (`EngineSetup.catalog`), for `describe()`. */
+  catalog?: EngineInfo[];
 }
 
 /**
@@ -46,7 +56,8 @@ export interface RegistryOptions {
  * `EngineFallbackError` moves on to the next one, any other error stops.
  *
  * @example
- * const engines = createEngineRegistry(createEngines(config, { guard }));
+ * const setup = createEngineSetup(ENGINES, config, { guard });
+ * const engines = createEngineRegistry(setup.engines, { unavailable: setup.unavailable, crawl: setup.crawl });
  * const { snapshot } = await engines.fetch(req, { needs: ['screenshot'], signal });
  */
 export interface EngineRegistry {
@@ -62,14 +73,22 @@ export interface EngineRegistry {
   /** The engines a fetch would try, in order; throws 400 for an unknown or incapable forced engine. */
   plan(needs: Capability[], forced?: string | null): ScrapeEngine[];
   fetch(req: PageRequest, options: FetchOptions): Promise<FetchResult>;
+  /**
+   * The crawl engine (made on first use over this registry's engines); 400 when none can run here.
+   * A crawl engine fetches with the scrape engines, so it is this registry's, not a second list.
+   */
+  crawlEngine(): CrawlEngine;
+  /** Every engine of the build, both kinds, with whether it runs here and how it is (`GET /v1/status`). */
+  describe(): EngineStatus[];
   /** Starts engines that have a `start` (in priority order). */
   start(): Promise<void>;
-  /** Stops every engine, even when one fails; rethrows the first failure afterwards. */
+  /** Stops every engine (and closes the crawl engine), even when one fails; rethrows the first failure afterwards. */
   stop(): Promise<void>;
 }
 
 export function createEngineRegistry(initial: ScrapeEngine[] = [], options: RegistryOptions = {}): EngineRegistry {
   const unavailable = options.unavailable ?? [];
+  const crawl: CrawlEngineSlot[] = (options.crawl ?? []).map((entry) => ({ id: entry.id, made: null }));
   const byId = new Map<string, ScrapeEngine>();
   // Kept sorted: stable by registration order among equal priorities.
   let ordered: ScrapeEngine[] = [];
@@ -128,11 +147,25 @@ export function createEngineRegistry(initial: ScrapeEngine[] = [], options: Regi
       }
       throw allFellBack(req.url, attempts);
     },
+    crawlEngine() {
+      const reasons: string[] = [];
+      for (const [index, slot] of crawl.entries()) {
+        slot.made ??= options.crawl![index]!.create(registry);
+        if (!isUnavailable(slot.made)) return slot.made;
+        reasons.push(`${slot.id}: ${slot.made.unavailable}`);
+      }
+      throw errors.validation(`no crawl engine can run here${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`);
+    },
+    describe: () => describeEngines(options.catalog ?? [], ordered, unavailable, crawl),
     async start() {
       for (const engine of ordered) await engine.start?.();
     },
     async stop() {
-      const results = await Promise.allSettled(ordered.map(async (e) => e.stop?.()));
+      const crawlers = crawl.map((slot) => slot.made).filter((m): m is CrawlEngine => !!m && !isUnavailable(m));
+      const results = await Promise.allSettled([
+        ...ordered.map(async (e) => e.stop?.()),
+        ...crawlers.map(async (c) => c.close?.()),
+      ]);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     },
@@ -191,7 +224,7 @@ function allFellBack(url: string, attempts: EngineAttempt[]): AppError {
 
 function noCapableEngine(needs: Capability[], engines: ScrapeEngine[], unavailable: UnavailableEngine[]): AppError {
   const hints = unavailable
-    .filter((u) => needs.every((n) => u.capabilities.includes(n)))
+    .filter((u) => u.kind !== 'crawl' && needs.every((n) => u.capabilities.includes(n)))
     .map((u) => `; engine ${u.id} could, but it is not available here: ${u.reason}`)
     .join('');
   if (engines.length === 0) return errors.validation(`no scraping engine is enabled${hints}`);

@@ -65,7 +65,7 @@ export interface EngineChannel {
  * const engine = createRemoteEngine(playwright, channel); // in a job thread's registry
  */
 export function createRemoteEngine(
-  template: Pick<ScrapeEngine, 'id' | 'priority' | 'capabilities'>,
+  template: Pick<ScrapeEngine, 'id' | 'priority' | 'capabilities' | 'concurrency'>,
   channel: EngineChannel,
 ): ScrapeEngine {
   const pending = new Map<number, { resolve: (s: PageSnapshot) => void; reject: (e: unknown) => void }>();
@@ -81,6 +81,7 @@ export function createRemoteEngine(
     id: template.id,
     priority: template.priority,
     capabilities: { ...template.capabilities },
+    ...(template.concurrency === undefined ? {} : { concurrency: template.concurrency }),
     fetchPage(req, signal) {
       signal.throwIfAborted();
       const id = ++next;

@@ -3,8 +3,8 @@
  * the bytes a target served (and, for browsers, what the rendered page became).
  * Content conversion is not an engine's job; the pipeline does it for every engine alike.
  *
- * Adding an engine = one folder under `engines/` exporting a factory, plus one line in
- * `engines/index.ts`. It is done when it passes `test/contract/engine.contract.ts`.
+ * Adding an engine = one folder under `engines/` declaring it (`defineEngine`, engine-definition.ts),
+ * plus one line in `engines/index.ts`. It is done when it passes `test/contract/engine.contract.ts`.
  *
  * @example
  * export function createEchoEngine(): ScrapeEngine {
@@ -34,6 +34,20 @@ export interface ScrapeEngine {
    */
   fetchPage(req: PageRequest, signal: AbortSignal): Promise<PageSnapshot>;
   stop?(): Promise<void>;
+  /** Pages it works on at once (a browser's pool); callers that run many pages keep below it. */
+  readonly concurrency?: number;
+  /** What it knows of its own health now, without doing anything (`GET /v1/status`); absent: always ready. */
+  state?(): EngineState;
+}
+
+/**
+ * An engine's health as it knows it: `idle` (nothing started yet: a browser starts on first use),
+ * `ready`, or `failing` (the last attempt to start or reach what it drives failed; `detail` says
+ * why, without secrets, and pages fall back to other engines meanwhile).
+ */
+export interface EngineState {
+  status: 'idle' | 'ready' | 'failing';
+  detail: string | null;
 }
 
 /** What an engine can do; a request lists what it needs and only capable engines see it. */

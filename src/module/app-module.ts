@@ -1,5 +1,5 @@
 import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
-import type { ParsedOf, SettingsTable } from '../settings.js';
+import type { Configurable } from '../configurable.js';
 import type { JobKindSpec } from '../workers/queue/job-kind.js';
 import type { JobHandler } from '../workers/queue/job-worker.js';
 import type { GraphQLKit } from './graphql.js';
@@ -44,7 +44,8 @@ export type MaintenanceTask = (now: Date) => Promise<Record<string, number>>;
  *
  * `S` is the module's services (an object of named use cases: `{ batches: BatchService }`);
  * every module's services are also reachable by name on `Container.services`. `K`/`C` are the
- * key and type of the module's slice of the configuration, parsed from its `settings`.
+ * key and type of the module's slice of the configuration, parsed from its `settings`
+ * (`Configurable`: README and .env.example list them with the core's).
  *
  * @example
  * export const notesModule = defineModule({
@@ -55,18 +56,15 @@ export type MaintenanceTask = (now: Date) => Promise<Record<string, number>>;
  *   routes: ({ notes }) => noteRoutes(notes),
  * });
  */
-export interface AppModule<S extends object = object, K extends string = string, C = unknown> {
+export interface AppModule<S extends object = object, K extends string = string, C = unknown> extends Configurable<
+  K,
+  C
+> {
   /** Unique, lowercase: `batches`. */
   readonly name: string;
   readonly entities?: readonly EntitySchema[];
   /** Named `NNNN-<what>`; every module's migrations run in name order. */
   readonly migrations?: readonly MigrationObject[];
-  /** Environment settings the module adds (README and .env.example list them with the core's). */
-  readonly settings?: SettingsTable;
-  /** Where the parsed settings live on the configuration (`config.crawls`). */
-  readonly configKey?: K;
-  /** The module's typed settings from its parsed `settings`. */
-  config?(values: ParsedOf<SettingsTable>): C;
   /** Builds the module's services, once per process or job thread. */
   services(ctx: ModuleContext<C>): S;
   /** REST operations (`/v1/...`). */

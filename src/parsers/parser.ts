@@ -11,12 +11,12 @@ import { AppError } from '../errors.js';
  * `invalid_parser_input`); options it does not know are ignored.
  *
  * @example
- * export const titleParser: Parser = {
+ * export const titleParser = defineParser({
  *   id: 'title',
  *   description: 'The page title',
  *   outputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
  *   parse: ({ metadata }) => ({ title: String(metadata.title ?? '') }),
- * };
+ * });
  */
 export interface Parser {
   readonly id: string;
@@ -24,6 +24,29 @@ export interface Parser {
   /** JSON Schema (draft 2020-12) of what `parse` returns; `GET /v1/parsers` shows it. */
   readonly outputSchema: Readonly<Record<string, unknown>>;
   parse(page: ParserInput, options: Record<string, unknown>): unknown;
+}
+
+/**
+ * Declares a parser: one folder under `plugins/parsers/` and one line in its `index.ts`. Parsers
+ * take no settings and make nothing (they are pure, and run on conversion threads), so the
+ * declaration is the parser itself. `GET /v1/parsers` lists them.
+ *
+ * @example
+ * export const titleParser = defineParser({ id: 'title', description: 'The page title', outputSchema, parse });
+ */
+export function defineParser(parser: Parser): Parser {
+  return parser;
+}
+
+/** The parsers of `plugins/parsers/index.ts` (`export { xParser } from …` lines), checked and by id. */
+export function listParsers(list: Record<string, Parser>): Parser[] {
+  const parsers = Object.values(list);
+  for (const parser of parsers) {
+    if (typeof parser?.id !== 'string' || typeof parser.parse !== 'function') {
+      throw new Error('plugins/parsers/index.ts exports something that is not a parser (defineParser)');
+    }
+  }
+  return parsers.sort((a, b) => a.id.localeCompare(b.id));
 }
 
 export interface ParserInput {

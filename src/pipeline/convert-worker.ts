@@ -4,13 +4,14 @@
  * the deterministic extractor run here too (they are pipeline steps).
  */
 import { parentPort } from 'node:worker_threads';
-import { builtinParsers } from '../../plugins/parsers/index.js';
+import * as parserList from '../../plugins/parsers/index.js';
 import { builtinTransformers } from '../../plugins/transformers/index.js';
+import { listParsers } from '../parsers/parser.js';
 import { createContentPipeline } from './content-pipeline.js';
 import type { PreparedContentOptions } from './options.js';
 import { conversionError, type ConvertRequest, type ConvertResponse } from './convert-pool.js';
 
-const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers: builtinParsers });
+const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers: listParsers(parserList) });
 const prepared = new Map<string, PreparedContentOptions>();
 const port = parentPort!;
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
   app = await startTestApp({
     config: {
       outbound: allowLocalPorts(site.port),
-      search: { searxng: { url: searxng.url, timeoutMs: 2000 } },
+      searxng: { url: searxng.url, timeoutMs: 2000 },
       model: testModelSettings(model.baseUrl, { timeoutMs: 1500, maxRetries: 0 }),
       answers: { waitMs: 5000 },
     } as any,

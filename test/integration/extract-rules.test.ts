@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinParsers } from '../../plugins/parsers/index.js';
+import { PARSERS } from '../../src/plugins.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { allowLocalPorts } from '../support/config.js';
 import { startExtractSite } from '../support/extract-site.js';
@@ -184,7 +184,7 @@ describe('parsers', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
     expect(body.object).toBe('list');
-    expect(body.data.map((p: Json) => p.id)).toEqual(builtinParsers.map((p) => p.id));
+    expect(body.data.map((p: Json) => p.id)).toEqual(PARSERS.map((p) => p.id));
     expect(body.data.map((p: Json) => p.id)).toEqual(
       expect.arrayContaining([
         '@olostep/extract-emails',
@@ -209,8 +209,8 @@ describe('parsers', () => {
       json: { query: '{ parsers { id description outputSchema } }' },
     });
     const body = (await res.json()) as Json;
-    expect(body.data.parsers).toHaveLength(builtinParsers.length);
-    expect(body.data.parsers[0]).toMatchObject({ id: '@olostep/extract-emails', outputSchema: { type: 'object' } });
+    expect(body.data.parsers).toHaveLength(PARSERS.length);
+    expect(body.data.parsers[0]).toMatchObject({ id: '@olostep/extract-calendars', outputSchema: { type: 'object' } });
   });
 
   it('runs a parser: json_content is its output as a JSON string, hosted and retrievable', async () => {
@@ -339,7 +339,7 @@ describe('bad input', () => {
       () => ({ url_to_scrape: url(), formats: ['json'], parser: { id: '@olostep/nope' } }),
       404,
       'parser_not_found',
-      /"@olostep\/nope" does not exist \(available: @olostep\/extract-emails/,
+      /"@olostep\/nope" does not exist \(available: @olostep\/extract-calendars, @olostep\/extract-emails/,
     ],
     ['a parser without id', () => ({ url_to_scrape: url(), parser: {} }), 400, 'validation_error', /^parser\.id/],
     [

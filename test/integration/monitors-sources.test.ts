@@ -31,7 +31,7 @@ beforeAll(async () => {
     config: {
       outbound: allowLocalPorts(site.port),
       workers: { leaseMs: 10_000, retryBaseMs: 100 },
-      search: { searxng: { url: searxng.url, timeoutMs: 5000 } },
+      searxng: { url: searxng.url, timeoutMs: 5000 },
     },
   });
 }, 120_000);

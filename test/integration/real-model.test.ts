@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelSetup } from '../../plugins/models/index.js';
 import { loadConfig } from '../../src/config.js';
+import { createModelSetup } from '../../src/plugins.js';
 import { createOutboundGuard } from '../../src/engine/outbound-guard.js';
 import type { ModelProvider } from '../../src/models/model-provider.js';
 import { generateObject } from '../../src/models/structured-output.js';
@@ -21,7 +21,7 @@ describe.skipIf(!modelEnv.MODEL_BASE_URL)('a real model server (MODEL_BASE_URL)'
     const config = loadConfig(modelEnv);
     // Production's policy: only the configured model host is reachable if it is private.
     const guard = createOutboundGuard(config.outbound);
-    provider = createModelSetup(config, { guard })[0]!;
+    provider = createModelSetup(config, { guard }).plugins[0]!;
   });
   afterAll(() => provider?.close?.());
 

@@ -158,7 +158,7 @@ describe('SearXNG as the configured provider', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({
-      config: { outbound: allowLocalPorts(site.port), search: { searxng: { url: searxng.url, timeoutMs: 2000 } } },
+      config: { outbound: allowLocalPorts(site.port), searxng: { url: searxng.url, timeoutMs: 2000 } },
     });
     await scrape(app, site.url('/about'));
   }, 60_000);

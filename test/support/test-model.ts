@@ -1,7 +1,8 @@
-import { createModelSetup, type ModelDeps } from '../../plugins/models/index.js';
 import type { AppConfig } from '../../src/config.js';
 import { createOutboundGuard } from '../../src/engine/outbound-guard.js';
+import type { ModelProviderDeps } from '../../src/models/model-provider-definition.js';
 import type { ModelProvider } from '../../src/models/model-provider.js';
+import { createModelSetup } from '../../src/plugins.js';
 
 export type ModelSettings = NonNullable<AppConfig['model']>;
 
@@ -38,13 +39,13 @@ export function testModelSettings(baseUrl: string, overrides: Partial<ModelSetti
 export function createTestModel(
   baseUrl: string,
   overrides: Partial<ModelSettings> = {},
-  deps: Partial<ModelDeps> = {},
+  deps: Partial<ModelProviderDeps> = {},
 ): ModelProvider {
   const settings = testModelSettings(baseUrl, overrides);
   const guard = deps.guard ?? createOutboundGuard({ allowPrivate: false, denyDomains: [] });
-  const [provider] = createModelSetup(
+  const { plugins } = createModelSetup(
     { model: settings },
     { retryDelays: { baseDelayMs: 5, maxDelayMs: 200 }, ...deps, guard },
   );
-  return provider!;
+  return plugins[0]!;
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { SETTINGS } from '../../src/settings.js';
+import { allSettings, ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('gives the documented defaults with an empty environment', () => {
@@ -52,7 +51,7 @@ describe('loadConfig', () => {
   it('has no model and no SearXNG unless configured', () => {
     const config = loadConfig({});
     expect(config.model).toBeNull();
-    expect(config.search).toEqual({ searxng: null });
+    expect(config.searxng).toBeNull();
   });
 
   it('reads the model server settings, and requires MODEL_NAME with MODEL_BASE_URL', () => {
@@ -72,6 +71,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it("reports a provider's settings that do not fit together with every other bad variable", () => {
+    expect(() => loadConfig({ PORT: 'eighty', MODEL_BASE_URL: 'http://localhost:11434/v1' })).toThrow(
+      /PORT="eighty".*\n.*MODEL_NAME: required when MODEL_BASE_URL is set/,
+    );
+  });
+
+  it('gives each engine and provider its slice, by its configKey', () => {
+    const config = loadConfig({ SCRAPE_USER_AGENT: 'Gleaner/1', BROWSER_POOL_SIZE: '2' });
+    expect(config.httpEngine).toEqual({ userAgent: 'Gleaner/1' });
+    expect(config.browser).toMatchObject({ enabled: true, chromiumPath: null, poolSize: 2 });
+  });
+
   it('refuses a reply budget that leaves no room for the prompt, and unknown structured-output modes', () => {
     const model = { MODEL_BASE_URL: 'http://localhost:11434/v1', MODEL_NAME: 'm' };
     expect(() => loadConfig({ ...model, MODEL_CONTEXT_TOKENS: '4096', MODEL_MAX_OUTPUT_TOKENS: '4096' })).toThrow(
@@ -84,13 +95,13 @@ describe('loadConfig', () => {
 
   it('reads SEARXNG_URL and its timeout', () => {
     const config = loadConfig({ SEARXNG_URL: 'http://searxng:8080', SEARXNG_TIMEOUT_MS: '5000' });
-    expect(config.search.searxng).toEqual({ url: 'http://searxng:8080', timeoutMs: 5000 });
+    expect(config.searxng).toEqual({ url: 'http://searxng:8080', timeoutMs: 5000 });
   });
 
   it('is documented: every setting is in .env.example and the README table', () => {
     const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const name of Object.keys(SETTINGS)) {
+    for (const [name] of allSettings()) {
       expect(example, `.env.example lists ${name}`).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
       expect(readme, `README lists ${name}`).toContain(`| \`${name}\``);
     }

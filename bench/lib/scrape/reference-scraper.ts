@@ -1,6 +1,6 @@
 import { builtinTransformers } from '../../../plugins/transformers/index.js';
 import { loadConfig } from '../../../src/config.js';
-import { createEngines } from '../../../engines/index.js';
+import { createEngineSetup } from '../../../src/plugins.js';
 import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
 import type { ScrapeEngine } from '../../../src/engine/types.js';
 import { createContentPipeline, type StageTimings } from '../../../src/pipeline/index.js';
@@ -29,7 +29,7 @@ export interface ReferenceScraper {
 export function createReferenceScraper(): ReferenceScraper {
   const config = loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn' });
   const guard = createOutboundGuard(config.outbound);
-  const engine: ScrapeEngine | undefined = createEngines(config, { guard }).find((e) => e.id === 'http');
+  const engine: ScrapeEngine | undefined = createEngineSetup(config, { guard }).engines.find((e) => e.id === 'http');
   if (!engine) throw new Error('no http engine in createEngines()');
   const pipeline = createContentPipeline({ transformers: builtinTransformers });
   const options = pipeline.prepare({ formats: ['markdown'] });

@@ -13,7 +13,7 @@ import {
 } from '../../../src/extraction/index.js';
 import { collapseWhitespace } from '../../../src/pipeline/dom.js';
 import { requireReadable } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 import { emailsOf } from '../extract-emails/extract-emails.parser.js';
 import { forEachNode, valuesNamed } from '../support/linked-values.js';
 
@@ -41,7 +41,7 @@ const nullableString = { type: ['string', 'null'] };
  * // { "emails": ["info@example.com"], "phones": [{ "number": "+49 30 1234567", "normalized": "+49301234567" }],
  * //   "addresses": [{ "text": "Hauptstr. 1, 10115 Berlin, DE", "street_address": "Hauptstr. 1", ... }] }
  */
-export const contactsParser: Parser = {
+export const contactsParser = defineParser({
   id: 'contacts',
   description: 'Email addresses, phone numbers and postal addresses on the page (links, structured data, text).',
   outputSchema: {
@@ -97,7 +97,7 @@ export const contactsParser: Parser = {
     const addresses = [...linkedAddresses(linked), ...elementAddresses(document), ...labelledAddresses(readable.text)];
     return { emails, phones: phoneList(phones), addresses: distinct(addresses) };
   },
-};
+});
 
 function phoneList(raw: string[]): Array<{ number: string; normalized: string }> {
   const out: Array<{ number: string; normalized: string }> = [];

@@ -1,7 +1,7 @@
 import { readJsonLd, readMicrodata } from '../../../src/extraction/index.js';
 import { collapseWhitespace, resolveUrl } from '../../../src/pipeline/dom.js';
 import { requireHtml } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 import { type CalendarLink, calendarLink } from './calendar-links.js';
 import { linkedEvents, microformatEvents } from './page-events.js';
 
@@ -19,7 +19,7 @@ const nullableString = { type: ['string', 'null'] };
  * //     "text": "Add to Google Calendar", "event": { "title": "Launch", "start": "2025-06-14T17:00:00Z", ... } }],
  * //   "events": [{ "name": "Launch", "start_date": "2025-06-14T19:00:00+02:00", ... }] }
  */
-export const extractCalendarsParser: Parser = {
+export const extractCalendarsParser = defineParser({
   id: '@olostep/extract-calendars',
   description:
     'Calendar links (iCal/.ics, webcal:, Google/Outlook/Yahoo "add to calendar" links with their event) and events described by JSON-LD, microdata and h-event microformats.',
@@ -100,4 +100,4 @@ export const extractCalendarsParser: Parser = {
     ];
     return { calendar_links: links, events };
   },
-};
+});

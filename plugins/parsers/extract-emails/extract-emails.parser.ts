@@ -7,7 +7,7 @@ import {
   readMicrodata,
 } from '../../../src/extraction/index.js';
 import { type ReadablePage, requireReadable } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 import { valuesNamed } from '../support/linked-values.js';
 
 /**
@@ -20,7 +20,7 @@ import { valuesNamed } from '../support/linked-values.js';
  * @example
  * // { "emails": ["sales@example.com", "jane@example.com"] }
  */
-export const extractEmailsParser: Parser = {
+export const extractEmailsParser = defineParser({
   id: '@olostep/extract-emails',
   description:
     'Email addresses shown or linked on the page (mailto: links, text, disguised "name [at] domain [dot] com" forms, structured data).',
@@ -40,7 +40,7 @@ export const extractEmailsParser: Parser = {
   parse(input) {
     return { emails: emailsOf(requireReadable(input, '@olostep/extract-emails')) };
   },
-};
+});
 
 /** The addresses of a page (shared with the contacts parser). */
 export function emailsOf(readable: ReadablePage): string[] {

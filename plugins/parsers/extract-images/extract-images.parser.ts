@@ -2,7 +2,7 @@ import { isPlainObject, type LinkedNode, readJsonLd, textOf, typesOf } from '../
 import { forEachNode } from '../support/linked-values.js';
 import { collapseWhitespace, resolveUrl } from '../../../src/pipeline/dom.js';
 import { requireHtml } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 import { type ImageEntry, ImageList, srcsetCandidates } from './image-list.js';
 
 const LAZY_SOURCES = ['src', 'data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url'];
@@ -18,7 +18,7 @@ const LAZY_SOURCES = ['src', 'data-src', 'data-lazy-src', 'data-original', 'data
  * // { "images": [{ "url": "https://ex.com/a.jpg", "alt": "A", "width": 800, "height": 600,
  * //               "source": "img", "srcset": [{ "url": "https://ex.com/a-2x.jpg", "descriptor": "2x" }] }] }
  */
-export const extractImagesParser: Parser = {
+export const extractImagesParser = defineParser({
   id: '@olostep/extract-images',
   description:
     'Images on the page with absolute URLs, alt text and size: <img>/srcset/<picture>, og:image, twitter:image, JSON-LD images, video posters, CSS background images.',
@@ -65,7 +65,7 @@ export const extractImagesParser: Parser = {
     readElements(document, baseUrl, list);
     return { images: list.entries() };
   },
-};
+});
 
 function meta(document: Document, name: string): string | null {
   return (

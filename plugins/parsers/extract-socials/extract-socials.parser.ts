@@ -1,7 +1,7 @@
 import { readJsonLd, readMicrodata } from '../../../src/extraction/index.js';
 import { resolveUrl } from '../../../src/pipeline/dom.js';
 import { requireHtml } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 import { valuesNamed } from '../support/linked-values.js';
 import { type Network, NETWORKS, type Profile, profileOf } from './social-networks.js';
 
@@ -15,7 +15,7 @@ import { type Network, NETWORKS, type Profile, profileOf } from './social-networ
  * @example
  * // { "twitter": ["https://x.com/acme"], "github": ["https://github.com/acme"], "facebook": [], ... }
  */
-export const extractSocialsParser: Parser = {
+export const extractSocialsParser = defineParser({
   id: '@olostep/extract-socials',
   description:
     'Social network profile links on the page (Twitter/X, Facebook, Instagram, LinkedIn, YouTube, TikTok, GitHub, Mastodon and more), share links excluded.',
@@ -51,7 +51,7 @@ export const extractSocialsParser: Parser = {
     }
     return byNetwork(found);
   },
-};
+});
 
 function byNetwork(found: Profile[]): Record<Network, string[]> {
   const result = Object.fromEntries(NETWORKS.map((network) => [network, [] as string[]])) as Record<Network, string[]>;

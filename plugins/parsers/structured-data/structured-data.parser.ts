@@ -1,6 +1,6 @@
 import { readJsonLd, readMicrodata } from '../../../src/extraction/index.js';
 import { requireHtml } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 
 /**
  * `structured-data`: every schema.org item the page declares. `json_ld`: each JSON-LD node as
@@ -13,7 +13,7 @@ import type { Parser } from '../../../src/parsers/parser.js';
  * // { "json_ld": [{ "@context": "https://schema.org", "@type": "Product", "name": "Boot" }],
  * //   "microdata": [{ "@type": "Offer", "price": "189.00" }], "errors": [] }
  */
-export const structuredDataParser: Parser = {
+export const structuredDataParser = defineParser({
   id: 'structured-data',
   description: 'Every JSON-LD node and microdata item on the page, microdata in the JSON-LD shape.',
   outputSchema: {
@@ -44,4 +44,4 @@ export const structuredDataParser: Parser = {
     const { items, errors } = readJsonLd(document, { linkReferences: false });
     return { json_ld: items, microdata: readMicrodata(document, baseUrl), errors };
   },
-};
+});

@@ -1,6 +1,6 @@
 import { readTable } from '../../../src/extraction/index.js';
 import { requireHtml } from '../../../src/parsers/page-input.js';
-import type { Parser } from '../../../src/parsers/parser.js';
+import { defineParser } from '../../../src/parsers/parser.js';
 
 const MAX_TABLES = 500;
 
@@ -15,7 +15,7 @@ const MAX_TABLES = 500;
  * // { "tables": [{ "index": 0, "caption": "Tax history", "headers": ["Year", "Tax"],
  * //               "rows": [{ "Year": "2024", "Tax": "$6,112" }] }] }
  */
-export const tablesParser: Parser = {
+export const tablesParser = defineParser({
   id: 'tables',
   description: 'Every data table on the page as rows of objects keyed by column header.',
   outputSchema: {
@@ -60,4 +60,4 @@ export const tablesParser: Parser = {
     }
     return { tables };
   },
-};
+});

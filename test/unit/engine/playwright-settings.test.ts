@@ -2,12 +2,12 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEngineSetup } from '../../../engines/index.js';
+import { createEngineSetup } from '../../../src/plugins.js';
 import { contextOptions, navigationHeaders, userAgentFor } from '../../../engines/playwright/browser-identity.js';
 import { describeAction, validateBrowserSettings } from '../../../engines/playwright/browser-settings.js';
 import { locateChromium } from '../../../engines/playwright/chromium-path.js';
 import { blockReason, isBlockedHost } from '../../../engines/playwright/resource-policy.js';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig, type AppConfig } from '../../../src/config.js';
 import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
 import { createEngineRegistry } from '../../../src/engine/registry.js';
 
@@ -129,6 +129,11 @@ describe('browser identity', () => {
   });
 });
 
+/** The configuration with Chromium looked for only in `candidates` (CHROMIUM_PATH unset). */
+function withCandidates(config: AppConfig, candidates: string[]): AppConfig {
+  return { ...config, browser: { ...config.browser, candidates } };
+}
+
 describe('finding Chromium and enabling the engine', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'chromium-'));
   const fake = path.join(dir, 'chromium');
@@ -152,7 +157,7 @@ describe('finding Chromium and enabling the engine', () => {
   });
 
   it('starts without Chromium: no browser engine, and browser-only requests get a 400 saying how to enable it', async () => {
-    const setup = createEngineSetup(loadConfig({}), { guard, chromiumCandidates: ['/no/such'] });
+    const setup = createEngineSetup(withCandidates(loadConfig({}), ['/no/such']), { guard });
     expect(setup.engines.map((e) => e.id)).toEqual(['http']);
     const registry = createEngineRegistry(setup.engines, { unavailable: setup.unavailable });
     await expect(
@@ -170,10 +175,10 @@ describe('finding Chromium and enabling the engine', () => {
   });
 
   it('leaves the browser out when BROWSER_ENABLED=false, and registers it when Chromium is found', async () => {
-    const off = createEngineSetup(loadConfig({ BROWSER_ENABLED: 'false' }), { guard, chromiumCandidates: [fake] });
+    const off = createEngineSetup(withCandidates(loadConfig({ BROWSER_ENABLED: 'false' }), [fake]), { guard });
     expect(off.engines.map((e) => e.id)).toEqual(['http']);
     expect(off.unavailable[0]?.reason).toMatch(/BROWSER_ENABLED=false/);
-    const on = createEngineSetup(loadConfig({ BROWSER_POOL_SIZE: '3' }), { guard, chromiumCandidates: [fake] });
+    const on = createEngineSetup(withCandidates(loadConfig({ BROWSER_POOL_SIZE: '3' }), [fake]), { guard });
     expect(on.engines.map((e) => [e.id, e.priority])).toEqual([
       ['http', 100],
       ['playwright', 10],

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createModelSetup } from '../../../plugins/models/index.js';
+import { createModelSetup } from '../../../src/plugins.js';
 import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
 import { expectFailure } from '../../contract/engine.contract.js';
 import type { ModelProvider, ModelStreamPart } from '../../../src/models/model-provider.js';
@@ -13,7 +13,7 @@ let retries: RetryEvent[] = [];
 
 /** A provider for the fake, built like the service builds it, with private addresses refused. */
 function provider(overrides: Partial<ModelSettings> = {}): ModelProvider {
-  const created = createTestModel(fake.baseUrl, overrides, { onRetry: (_, event) => retries.push(event) });
+  const created = createTestModel(fake.baseUrl, overrides, { onRetry: (event) => retries.push(event) });
   opened.push(created);
   return created;
 }
@@ -39,7 +39,16 @@ afterAll(() => fake.close());
 describe('OpenAI-compatible provider: calls', () => {
   it('is absent when MODEL_BASE_URL is unset', () => {
     const guard = createOutboundGuard({ allowPrivate: false, denyDomains: [] });
-    expect(createModelSetup({ model: null }, { guard })).toEqual([]);
+    expect(createModelSetup({ model: null }, { guard })).toEqual({
+      plugins: [],
+      unavailable: [
+        {
+          id: 'openai-compatible',
+          description: expect.any(String),
+          reason: 'MODEL_BASE_URL and MODEL_NAME are not set',
+        },
+      ],
+    });
   });
 
   it('sends a chat completion with the key, model, messages and token limit, and reads the reply', async () => {

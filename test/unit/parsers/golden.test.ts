@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinParsers } from '../../../plugins/parsers/index.js';
+import { PARSERS } from '../../../src/plugins.js';
 
 /**
  * Golden outputs of every built-in parser on fixture pages (the extraction pages and a few made
@@ -45,10 +45,10 @@ const CASES: Record<string, string[]> = {
 
 describe('parser golden outputs', () => {
   it('covers every built-in parser', () => {
-    expect(builtinParsers.map((parser) => parser.id).sort()).toEqual(Object.keys(CASES).sort());
+    expect(PARSERS.map((parser) => parser.id).sort()).toEqual(Object.keys(CASES).sort());
   });
 
-  for (const parser of builtinParsers) {
+  for (const parser of PARSERS) {
     const schema = z.fromJSONSchema(parser.outputSchema as Parameters<typeof z.fromJSONSchema>[0]);
     for (const page of CASES[parser.id] ?? []) {
       it(`${parser.id} on ${page}`, () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { profileOf } from '../../../plugins/parsers/extract-socials/social-networks.js';
 import { calendarLink, compactDate } from '../../../plugins/parsers/extract-calendars/calendar-links.js';
-import { builtinParsers } from '../../../plugins/parsers/index.js';
+import { PARSERS } from '../../../src/plugins.js';
 import { AppError } from '../../../src/errors.js';
 import { createParserRegistry, type Parser, ParserInputError } from '../../../src/parsers/parser.js';
 import { conversionError } from '../../../src/pipeline/convert-pool.js';
 import { thrownBy } from '../../support/thrown.js';
 
-const registry = createParserRegistry(builtinParsers);
+const registry = createParserRegistry(PARSERS);
 const HTML_ONLY = [
   '@olostep/extract-socials',
   '@olostep/extract-images',
@@ -28,15 +28,15 @@ function inputError(fn: () => unknown): ParserInputError {
 }
 
 describe('built-in parsers', () => {
-  it('registers the four public ids and our own, each with a description and an object output schema', () => {
+  it('registers the four public ids and our own, by id, each with a description and an object output schema', () => {
     expect(registry.list().map((parser) => parser.id)).toEqual([
-      '@olostep/extract-emails',
-      '@olostep/extract-socials',
-      '@olostep/extract-images',
       '@olostep/extract-calendars',
+      '@olostep/extract-emails',
+      '@olostep/extract-images',
+      '@olostep/extract-socials',
+      'contacts',
       'structured-data',
       'tables',
-      'contacts',
     ]);
     for (const parser of registry.list()) {
       expect(parser.description.length).toBeGreaterThan(20);
@@ -98,7 +98,7 @@ describe('built-in parsers', () => {
     });
   });
 
-  it.each(builtinParsers.map((parser) => [parser.id, parser] as [string, Parser]))(
+  it.each(PARSERS.map((parser) => [parser.id, parser] as [string, Parser]))(
     '%s returns plain data that crosses a thread unchanged, the same each time, options ignored',
     (_id, parser) => {
       const html = `<html><head><script type="application/ld+json">{"@type":"Event","name":"X","startDate":"2025-01-02"}</script>
@@ -112,7 +112,7 @@ describe('built-in parsers', () => {
     },
   );
 
-  it.each(builtinParsers.map((parser) => parser.id))('%s does not throw on broken markup', (id) => {
+  it.each(PARSERS.map((parser) => parser.id))('%s does not throw on broken markup', (id) => {
     const broken = [
       '<html><body><table><tr><td colspan="999999" rowspan="-3">x<td><table><tr><td>y</table>',
       '<html><script type="application/ld+json">{"@graph": [{"@id": "#a", "author": {"@id": "#a"}}, {"@id": "#a", "name": 1}]}</script>',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { builtinParsers } from '../../../plugins/parsers/index.js';
+import { PARSERS } from '../../../src/plugins.js';
 import { builtinTransformers } from '../../../plugins/transformers/index.js';
 import { AppError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/logger.js';
@@ -10,7 +10,7 @@ import type { ContentOptions } from '../../../src/pipeline/types.js';
 // Parsers and the deterministic extractor are pipeline steps: a conversion thread runs them
 // (the pool below has no helper, so nothing is converted on this thread).
 
-const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers: builtinParsers });
+const pipeline = createContentPipeline({ transformers: builtinTransformers, parsers: PARSERS });
 const logger = createLogger({ logLevel: 'silent' });
 const options = (raw: ContentOptions): ConvertOptions => ({
   raw,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchSetup } from '../../../plugins/search/index.js';
+import { createSearchSetup } from '../../../src/plugins.js';
 import { createOutboundGuard } from '../../../src/engine/outbound-guard.js';
 import { expectFailure } from '../../contract/engine.contract.js';
 import type { SearchProvider } from '../../../src/search/search-provider.js';
@@ -14,7 +14,7 @@ const team = { teamId: 'team_a', signal: new AbortController().signal };
 function provider(timeoutMs = 10_000, url = searxng.url): SearchProvider {
   // Production's policy: private addresses refused; the configured SearXNG host is trusted.
   const guard = createOutboundGuard({ allowPrivate: false, denyDomains: [] });
-  const [created] = createSearchSetup({ search: { searxng: { url, timeoutMs } } }, { guard });
+  const [created] = createSearchSetup({ searxng: { url, timeoutMs } }, { guard }).plugins;
   opened.push(created!);
   return created!;
 }
@@ -43,7 +43,10 @@ afterAll(async () => {
 describe('SearXNG search provider', () => {
   it('is absent when SEARXNG_URL is unset', () => {
     const guard = createOutboundGuard({ allowPrivate: false, denyDomains: [] });
-    expect(createSearchSetup({ search: { searxng: null } }, { guard })).toEqual([]);
+    expect(createSearchSetup({ searxng: null }, { guard })).toMatchObject({
+      plugins: [],
+      unavailable: [{ id: 'searxng', reason: 'SEARXNG_URL is not set' }],
+    });
   });
 
   it("asks SearXNG's JSON API and returns url, title and snippet pointing at the fixture site", async () => {
