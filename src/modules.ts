@@ -11,6 +11,7 @@ import { schedulesModule } from './domain/schedules/schedules.module.js';
 import { scrapesModule } from './domain/scrapes/scrapes.module.js';
 import { searchesModule } from './domain/searches/searches.module.js';
 import { settingsModule } from './domain/settings/settings.module.js';
+import { statusModule } from './domain/status/status.module.js';
 import { webhooksModule } from './domain/webhooks/webhooks.module.js';
 import type { ConfigsOf, UnionToIntersection } from './configurable.js';
 import type { AppModule, ServicesOf } from './module/app-module.js';
@@ -35,6 +36,7 @@ export const MODULES = [
   searchesModule,
   answersModule,
   monitorsModule,
+  statusModule,
 ] as const;
 
 type AnyModule = (typeof MODULES)[number];
