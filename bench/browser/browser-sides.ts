@@ -1,5 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
-import { chromiumArgs } from '../../engines/playwright/browser-pool.js';
+import { chromiumArgs } from '../../engines/playwright/browser-launch.js';
 import { createPlaywrightEngine, type PlaywrightEngine } from '../../engines/playwright/playwright.engine.js';
 import { createOutboundGuard } from '../../src/engine/outbound-guard.js';
 

@@ -1,16 +1,25 @@
 import type { Browser } from 'playwright-core';
-import { browserProcessIds } from './process-tree.js';
+import type { EngineState } from '../../src/engine/types.js';
+
+/** A browser the pool opened: launched here (its pid known, to kill it if it hangs) or connected to. */
+export interface OpenedBrowser {
+  browser: Browser;
+  /** The browser process's id when it runs here; null for a remote browser (never killed). */
+  pid: number | null;
+}
 
 export interface BrowserPoolOptions {
-  executablePath: string;
+  /** Launches a browser here (`launchChromium`) or connects to a remote one. */
+  open(): Promise<OpenedBrowser>;
   /** Contexts (pages) alive at once; further acquires wait. */
   size: number;
-  /** Pages one browser process renders before it is replaced (after its in-flight pages finish). */
+  /** Pages one browser renders before it is replaced (after its in-flight pages finish). */
   restartAfterPages: number;
-  /** V8 heap limit of each renderer process, MB. */
-  pageHeapMb: number;
-  /** Default 30 s. */
-  launchTimeoutMs?: number;
+  /**
+   * After `failures` opens in a row failed, how long acquires fail at once with the last error
+   * instead of trying again (a remote browser that is down); default 0: every acquire tries.
+   */
+  retryDelayMs?(failures: number): number;
 }
 
 /** A slot in the pool on a running browser. Release it exactly once. */
@@ -21,6 +30,7 @@ export interface BrowserLease {
 }
 
 export interface BrowserPoolStats {
+  /** Browsers opened (launched or connected to). */
   launches: number;
   /** Pages served by the current browser. */
   served: number;
@@ -31,18 +41,23 @@ export interface BrowserPoolStats {
 }
 
 /**
- * One Chromium process for the service process, launched on first use, with at most `size`
- * leases at a time. After `restartAfterPages` leases, or when it disconnects (crash, kill), the
- * next acquire launches a new browser; a retired browser closes once its last lease is released.
+ * One browser for the service process, opened on first use, with at most `size` leases at a
+ * time. After `restartAfterPages` leases, or when it disconnects (crash, kill, a remote browser
+ * going away), the next acquire opens a new one; a retired browser closes once its last lease is
+ * released.
  *
  * @example
- * const pool = createBrowserPool({ executablePath, size: 4, restartAfterPages: 500, pageHeapMb: 512 });
+ * const pool = createBrowserPool({ size: 4, restartAfterPages: 500, open: () => launchChromium({ executablePath, pageHeapMb: 512 }) });
  * const lease = await pool.acquire(signal);
  * try { const context = await lease.browser.newContext(); … } finally { lease.release(); }
  */
 export interface BrowserPool {
   acquire(signal: AbortSignal): Promise<BrowserLease>;
+  /** Opens the browser now if none is running (without taking a slot); rejects as an acquire would. */
+  warm(): Promise<Browser>;
   stats(): BrowserPoolStats;
+  /** Health for the status: idle (no browser open), ready, failing (the last open failed). */
+  state(): EngineState;
   stop(): Promise<void>;
 }
 
@@ -54,47 +69,25 @@ interface Generation {
   retired: boolean;
 }
 
-/** Flags for a headless scraping browser in a container (see docs/engines.md, "The playwright engine"). */
-export function chromiumArgs(pageHeapMb: number): string[] {
-  return [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-default-apps',
-    '--disable-extensions',
-    '--disable-breakpad',
-    '--mute-audio',
-    '--hide-scrollbars',
-    // Scroll actions land at once instead of animating.
-    '--disable-smooth-scrolling',
-    '--password-store=basic',
-    '--use-mock-keychain',
-    '--metrics-recording-only',
-    // Everything leaves through the guard proxy: no QUIC, no WebRTC UDP around it.
-    '--disable-quic',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,NetworkPrediction,InterestFeedContentSuggestions',
-    '--disable-blink-features=AutomationControlled',
-    `--js-flags=--max-old-space-size=${pageHeapMb}`,
-  ];
-}
-
 export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let current: Generation | null = null;
   let launching: Promise<Generation> | null = null;
   let stopped = false;
   let launches = 0;
+  let failure: { error: unknown; count: number; until: number } | null = null;
   const all = new Set<Generation>();
   const slots = createSemaphore(options.size);
 
   async function launch(): Promise<Generation> {
-    const browser = await launchTracked(options);
+    let browser: OpenedBrowser;
+    try {
+      browser = await options.open();
+    } catch (err) {
+      const count = (failure?.count ?? 0) + 1;
+      failure = { error: err, count, until: Date.now() + (options.retryDelayMs?.(count) ?? 0) };
+      throw err;
+    }
+    failure = null;
     launches++;
     const generation: Generation = { browser: browser.browser, pid: browser.pid, served: 0, active: 0, retired: false };
     all.add(generation);
@@ -108,6 +101,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   async function currentGeneration(): Promise<Generation> {
     if (current && current.browser.isConnected()) return current;
+    if (failure && Date.now() < failure.until) throw failure.error;
     launching ??= launch().finally(() => (launching = null));
     const generation = await launching;
     if (stopped) {
@@ -151,6 +145,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         },
       };
     },
+    warm: async () => (await currentGeneration()).browser,
+    state: () => {
+      if (failure) return { status: 'failing', detail: firstLine(failure.error) };
+      return { status: current?.browser.isConnected() ? 'ready' : 'idle', detail: null };
+    },
     stats: () => ({
       launches,
       served: current?.served ?? 0,
@@ -170,31 +169,6 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   };
 }
 
-/** Launches serialised across the process, so the new browser's pid can be told from others'. */
-let launchQueue: Promise<unknown> = Promise.resolve();
-
-async function launchTracked(options: BrowserPoolOptions): Promise<{ browser: Browser; pid: number | null }> {
-  const run = launchQueue.then(async () => {
-    // playwright-core is loaded on the first launch: a service that never renders a page does
-    // not carry it (tens of MB of heap).
-    const { chromium } = await import('playwright-core');
-    const before = new Set(browserProcessIds());
-    const browser = await chromium.launch({
-      executablePath: options.executablePath,
-      headless: true,
-      args: chromiumArgs(options.pageHeapMb),
-      timeout: options.launchTimeoutMs ?? 30_000,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    const pid = browserProcessIds().find((p) => !before.has(p)) ?? null;
-    return { browser, pid };
-  });
-  launchQueue = run.catch(() => undefined);
-  return run;
-}
-
 /** Closes a browser; if it does not answer within 5 s its process is killed. */
 async function closeBrowser(generation: Pick<Generation, 'browser' | 'pid'>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -205,6 +179,11 @@ async function closeBrowser(generation: Pick<Generation, 'browser' | 'pid'>): Pr
   } finally {
     clearTimeout(timer);
   }
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return (text.split('\n')[0] ?? '').slice(0, 300);
 }
 
 function killQuietly(pid: number): void {

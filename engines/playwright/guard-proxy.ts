@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { lookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { RequestError, Server } from 'proxy-chain';
+import { RequestError, Server, type PrepareRequestFunctionOpts } from 'proxy-chain';
 import { createGuardedAgents } from '../../src/engine/guarded-agents.js';
 import type { OutboundGuard } from '../../src/engine/outbound-guard.js';
 import type { ProxyChoice } from '../../src/engine/types.js';
@@ -16,11 +16,29 @@ export interface ProxySessionLog {
 
 /** One scrape's way out: the browser context's proxy settings, and what went through them. */
 export interface ProxySession {
-  /** For `browser.newContext({ proxy })` and for a Node client (`http://127.0.0.1:PORT`). */
-  readonly proxy: { server: string };
+  /** For `browser.newContext({ proxy })`: the address browsers reach it at, and its credentials if it asks for them. */
+  readonly proxy: { server: string; username?: string; password?: string };
+  /** The same listener for a Node client in this process (`http://[user:pass@]127.0.0.1:PORT`). */
+  readonly localUrl: string;
   readonly log: ProxySessionLog;
   close(): void;
 }
+
+/** Where the proxy listens and how browsers reach it. */
+export interface GuardProxyOptions {
+  /** Interface the listeners bind to (default 127.0.0.1: a browser on this machine). */
+  listenHost?: string;
+  /** Host browsers connect to (default `listenHost`, or 127.0.0.1 when that is 0.0.0.0 or ::). */
+  advertisedHost?: string;
+  /**
+   * Each session asks for its own random credentials (default: when `listenHost` is not a
+   * loopback address). On a network other machines reach, a busy listener is then no proxy for them.
+   */
+  credentials?: boolean;
+}
+
+/** A plain-HTTP host no target can have: the proxy answers it itself in a probe session. */
+export const PROBE_HOST = 'guard-proxy.gleaner.invalid';
 
 /**
  * A forward proxy inside the service that every request of every browser context goes through
@@ -44,12 +62,20 @@ export interface ProxySession {
  */
 export interface GuardProxy {
   session(upstream: ProxyChoice | null): Promise<ProxySession>;
+  /**
+   * A session that lets nothing out and answers `http://guard-proxy.gleaner.invalid/` itself with
+   * `token`: a browser that loads that page through it reaches the proxy (a remote browser's check).
+   */
+  probe(token: string): Promise<ProxySession>;
   close(): Promise<void>;
 }
 
 interface SessionState {
   upstream: string | null;
   log: ProxySessionLog;
+  credentials: { username: string; password: string } | null;
+  /** Set in a probe session: the answer to PROBE_HOST; nothing else goes out. */
+  probe: string | null;
 }
 
 interface Listener {
@@ -59,16 +85,26 @@ interface Listener {
 
 const MAX_LOGGED_REFUSALS = 20;
 
-export function startGuardProxy(guard: OutboundGuard): GuardProxy {
+export function startGuardProxy(guard: OutboundGuard, options: GuardProxyOptions = {}): GuardProxy {
+  const listenHost = options.listenHost ?? '127.0.0.1';
+  const advertised = options.advertisedHost ?? (isUnspecified(listenHost) ? '127.0.0.1' : listenHost);
+  const local = isUnspecified(listenHost) ? '127.0.0.1' : listenHost;
+  const withCredentials = options.credentials ?? !isLoopback(listenHost);
   const agents = createGuardedAgents(guard, { keepAlive: true });
   const idle: Listener[] = [];
   const all = new Set<Listener>();
   // A random realm (the Server header of the proxy's own answers): no target can imitate it.
   const realm = `gleaner-guard-${randomBytes(6).toString('hex')}`;
 
-  async function prepare(listener: Listener, hostname: string, port: number, isHttp: boolean) {
+  async function prepare(listener: Listener, request: PrepareRequestFunctionOpts) {
+    const { hostname, port, isHttp } = request;
     const state = listener.state;
     if (!state) throw new RequestError('no browser session is using this proxy', 403);
+    const wanted = state.credentials;
+    if (wanted && (request.username !== wanted.username || request.password !== wanted.password)) {
+      return { requestAuthentication: true };
+    }
+    if (state.probe !== null) return probeAnswer(state.probe, hostname, isHttp);
     const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
     const target = `${host}:${port}`;
     try {
@@ -96,9 +132,9 @@ export function startGuardProxy(guard: OutboundGuard): GuardProxy {
     const listener: Listener = { server: null as unknown as Server, state: null };
     listener.server = new Server({
       port: 0,
-      host: '127.0.0.1',
+      host: listenHost,
       authRealm: realm,
-      prepareRequestFunction: ({ hostname, port, isHttp }) => prepare(listener, hostname, port, isHttp),
+      prepareRequestFunction: (request) => prepare(listener, request),
     });
     // Connection errors towards targets are the page's problem, reported to Chromium as statuses.
     listener.server.on('requestFailed', () => undefined);
@@ -107,23 +143,32 @@ export function startGuardProxy(guard: OutboundGuard): GuardProxy {
     return listener;
   }
 
+  async function begin(upstream: string | null, probe: string | null): Promise<ProxySession> {
+    const listener = idle.pop() ?? (await open());
+    const credentials = withCredentials
+      ? { username: 'session', password: randomBytes(18).toString('base64url') }
+      : null;
+    const state: SessionState = { upstream, log: { allowed: 0, refused: [] }, credentials, probe };
+    listener.state = state;
+    let closed = false;
+    const port = listener.server.port;
+    const auth = credentials ? `${credentials.username}:${credentials.password}@` : '';
+    return {
+      proxy: { server: `http://${hostForUrl(advertised)}:${port}`, ...(credentials ?? {}) },
+      localUrl: `http://${auth}${hostForUrl(local)}:${port}`,
+      log: state.log,
+      close() {
+        if (closed) return;
+        closed = true;
+        listener.state = null;
+        idle.push(listener);
+      },
+    };
+  }
+
   return {
-    async session(upstream) {
-      const listener = idle.pop() ?? (await open());
-      const state: SessionState = { upstream: upstream?.url ?? null, log: { allowed: 0, refused: [] } };
-      listener.state = state;
-      let closed = false;
-      return {
-        proxy: { server: `http://127.0.0.1:${listener.server.port}` },
-        log: state.log,
-        close() {
-          if (closed) return;
-          closed = true;
-          listener.state = null;
-          idle.push(listener);
-        },
-      };
-    },
+    session: (upstream) => begin(upstream?.url ?? null, null),
+    probe: (token) => begin(null, token),
     async close() {
       agents.destroy();
       await Promise.all([...all].map((l) => l.server.close(true)));
@@ -132,6 +177,22 @@ export function startGuardProxy(guard: OutboundGuard): GuardProxy {
     },
   };
 }
+
+/** The probe session's answer: PROBE_HOST over plain HTTP gets the token, anything else is refused. */
+function probeAnswer(token: string, hostname: string, isHttp: boolean) {
+  if (!isHttp || hostname !== PROBE_HOST) throw new RequestError('a probe session lets nothing out', 403);
+  return {
+    customResponseFunction: () => ({
+      statusCode: 200,
+      headers: { 'content-type': 'text/plain', 'cache-control': 'no-store' },
+      body: token,
+    }),
+  };
+}
+
+const isUnspecified = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+const hostForUrl = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 function note(state: SessionState, refusal: string): void {
   if (state.log.refused.length < MAX_LOGGED_REFUSALS) state.log.refused.push(refusal);

@@ -39,6 +39,8 @@ describe('GET /v1/status with the defaults', () => {
       capabilities: ['javascript', 'actions', 'screenshot', 'pdf', 'screen', 'proxy'],
       priority: 10,
       available: true,
+      // Chromium starts on the first page that needs it.
+      state: { status: 'idle', detail: null },
     });
     expect(engines.crawlee).toMatchObject({ kind: 'crawl', capabilities: [], available: true });
     const priorities = body.engines.map((e: Json) => e.priority);

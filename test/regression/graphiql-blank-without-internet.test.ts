@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumArgs } from '../../engines/playwright/browser-pool.js';
+import { chromiumArgs } from '../../engines/playwright/browser-launch.js';
 import { CHROMIUM } from '../contract/playwright-support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
