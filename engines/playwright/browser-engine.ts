@@ -12,6 +12,7 @@ import {
   type BrowserLease,
   type BrowserPoolOptions,
   type BrowserPoolStats,
+  type OpenedBrowser,
 } from './browser-pool.js';
 import { validateBrowserSettings, type RenderSettings } from './browser-settings.js';
 import { startGuardProxy, type GuardProxy, type GuardProxyOptions, type ProxySession } from './guard-proxy.js';
@@ -23,10 +24,15 @@ import { renderPage, type RenderOutput } from './render-page.js';
  * the route layer, the guard proxy, actions, captures) is the same code.
  */
 export interface BrowserSource {
-  /** Launches or connects to a browser (the pool calls it on first use and after a browser is gone). */
-  open: BrowserPoolOptions['open'];
+  /**
+   * Launches or connects to a browser (the pool calls it on first use and after a browser is
+   * gone). `guardProxy` is the engine's proxy, for a source that checks the browser reaches it.
+   */
+  open(tools: { guardProxy(): GuardProxy }): Promise<OpenedBrowser>;
   /** After failed opens in a row, how long pages fail at once before the next try (see the pool). */
   retryDelayMs?: BrowserPoolOptions['retryDelayMs'];
+  /** Open a browser again as soon as the current one is lost (a remote browser), not on the next page. */
+  reopen?: boolean;
   /**
    * The browser's major version for the user agent, without opening it (`chromium --version`);
    * absent: read from the browser once it is open (a remote one).
@@ -91,15 +97,16 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     connectTimeoutMs: options.connectTimeoutMs,
     maxResponseBytes: options.maxResponseBytes,
   });
+  let proxy: GuardProxy | null = null;
+  const guardProxy = () => (proxy ??= startGuardProxy(guard, options.proxy));
   const pool = createBrowserPool({
-    open: source.open,
+    open: () => source.open({ guardProxy }),
     retryDelayMs: source.retryDelayMs,
+    reopen: source.reopen,
     size: options.poolSize,
     restartAfterPages: options.restartAfterPages,
   });
   let major: Promise<number> | null = null;
-  let proxy: GuardProxy | null = null;
-  const guardProxy = () => (proxy ??= startGuardProxy(guard, options.proxy));
 
   /** The version for the user agent; a remote browser is opened for it (a failure is the page's fallback). */
   async function browserMajor(): Promise<number> {

@@ -20,6 +20,12 @@ export interface BrowserPoolOptions {
    * instead of trying again (a remote browser that is down); default 0: every acquire tries.
    */
   retryDelayMs?(failures: number): number;
+  /**
+   * When the browser is lost (not retired by the pool: a remote browser went away) or could not
+   * be opened, open one again at once, and keep trying after `retryDelayMs` while it fails,
+   * instead of waiting for the next page. Default false.
+   */
+  reopen?: boolean;
 }
 
 /** A slot in the pool on a running browser. Release it exactly once. */
@@ -75,6 +81,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let stopped = false;
   let launches = 0;
   let failure: { error: unknown; count: number; until: number } | null = null;
+  let reopenTimer: NodeJS.Timeout | null = null;
   const all = new Set<Generation>();
   const slots = createSemaphore(options.size);
 
@@ -85,6 +92,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     } catch (err) {
       const count = (failure?.count ?? 0) + 1;
       failure = { error: err, count, until: Date.now() + (options.retryDelayMs?.(count) ?? 0) };
+      scheduleReopen();
       throw err;
     }
     failure = null;
@@ -92,9 +100,11 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const generation: Generation = { browser: browser.browser, pid: browser.pid, served: 0, active: 0, retired: false };
     all.add(generation);
     browser.browser.on('disconnected', () => {
+      const lost = !generation.retired && !stopped;
       generation.retired = true;
       all.delete(generation);
       if (current === generation) current = null;
+      if (lost) scheduleReopen();
     });
     return generation;
   }
@@ -110,6 +120,21 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }
     current = generation;
     return generation;
+  }
+
+  /** Opens a browser again after a loss or a failure (after its delay), until one opens or the pool stops. */
+  function scheduleReopen(): void {
+    if (!options.reopen || stopped || reopenTimer) return;
+    const delay = failure ? Math.max(0, failure.until - Date.now()) : 0;
+    reopenTimer = setTimeout(() => {
+      reopenTimer = null;
+      if (stopped || current) return;
+      // A page's own try may have failed meanwhile, with a longer wait.
+      if (failure && Date.now() < failure.until) return scheduleReopen();
+      // A failure schedules the next try itself (launch).
+      currentGeneration().catch(() => undefined);
+    }, delay);
+    reopenTimer.unref();
   }
 
   function retire(generation: Generation, now: boolean): void {
@@ -159,6 +184,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     }),
     async stop() {
       stopped = true;
+      if (reopenTimer) clearTimeout(reopenTimer);
       slots.close(new Error('the browser engine is stopping'));
       const pending = launching ? [launching.catch(() => null)] : [];
       const late = (await Promise.all(pending)).filter((g): g is Generation => g !== null);

@@ -7,7 +7,7 @@ import {
   type PlaywrightEngineOptions,
 } from '../../engines/playwright/playwright.engine.js';
 import { createOutboundGuard, type OutboundPolicy, type Resolver } from '../../src/engine/outbound-guard.js';
-import type { PageRequest, PageSnapshot } from '../../src/engine/types.js';
+import type { PageRequest, PageSnapshot, ScrapeEngine } from '../../src/engine/types.js';
 import { serveDir, startFixtureServer, type FixtureHandler, type FixtureServer } from '../support/fixture-server.js';
 
 /** CI installs Debian's chromium (.ci/run); a missing browser fails the browser tests rather than skipping them. */
@@ -65,7 +65,7 @@ export function makeEngine(
 export const FETCH_BUDGET_MS = 30_000;
 
 export function fetchWith(
-  engine: PlaywrightEngine,
+  engine: ScrapeEngine,
   url: string,
   browser: PageRequest['browser'] = {},
   extra: Partial<PageRequest> = {},
