@@ -4,11 +4,14 @@ export interface TcpProxy {
   port: number;
   /** Drops every connection and refuses new ones for `ms` (a database outage, as its clients see it). */
   outage(ms: number): Promise<void>;
+  /** New connections go to `target` from now on (a server replaced by another on a new port). */
+  retarget(target: { host: string; port: number }): void;
   close(): Promise<void>;
 }
 
 /** A TCP forwarder to `target`, so a test can take a server away from some clients only. */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
+  let target = initial;
   const sockets = new Set<net.Socket>();
   let down = false;
   const server = net.createServer((client) => {
@@ -34,6 +37,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       for (const s of sockets) s.destroy();
       await new Promise((r) => setTimeout(r, ms));
       down = false;
+    },
+    retarget(next) {
+      target = next;
     },
     close: () =>
       new Promise((resolve) => {
