@@ -53,8 +53,11 @@ export function browserEngineState(
 ): { available: true; engine: string } | { available: false; reason: string } {
   const browser = container.engines.list().find((e) => e.capabilities.javascript);
   if (browser) return { available: true, engine: browser.id };
-  const off = container.engines.unavailable().find((u) => u.capabilities.includes('javascript'));
-  return { available: false, reason: off?.reason ?? 'this build has no engine that runs JavaScript' };
+  const off = container.engines.unavailable().filter((u) => u.capabilities.includes('javascript'));
+  if (off.length === 0) return { available: false, reason: 'this build has no engine that runs JavaScript' };
+  // One browser engine: its reason as it is; several (local and remote): each, named.
+  if (off.length === 1) return { available: false, reason: off[0]!.reason };
+  return { available: false, reason: off.map((u) => `engine ${u.id}: ${u.reason}`).join('; ') };
 }
 
 /** The start log's line on engines: which run here, and whether the browser engine does. */

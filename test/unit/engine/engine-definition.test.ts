@@ -54,11 +54,17 @@ const crawler = defineEngine({
 
 describe('engine definitions', () => {
   it('lists the build: every engine once, highest priority first, whatever the order of the file', () => {
-    expect(ENGINES.map((e) => [e.id, e.kind, e.priority])).toEqual([
-      ['http', 'scrape', 100],
-      ['crawlee', 'crawl', 10],
-      ['playwright', 'scrape', 10],
-    ]);
+    const listed = ENGINES.map((e) => [e.id, e.kind, e.priority]);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        ['http', 'scrape', 100],
+        ['crawlee', 'crawl', 10],
+        ['playwright', 'scrape', 10],
+      ]),
+    );
+    const priorities = ENGINES.map((e) => e.priority);
+    expect(priorities).toEqual([...priorities].sort((a, b) => b - a));
+    expect(new Set(ENGINES.map((e) => e.id)).size).toBe(ENGINES.length);
     expect(listEngines({ b: crawler, a: echoEngine }).map((e) => e.id)).toEqual(['echo', 'walker']);
     expect(() => listEngines({ a: echoEngine, b: { ...echoEngine } })).toThrow('engine "echo" is declared twice');
     expect(() => listEngines({ a: echoEngine, helper: 42 as never })).toThrow(
