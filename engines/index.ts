@@ -5,3 +5,4 @@
 export { httpEngine } from './http/http.definition.js';
 export { playwrightEngine } from './playwright/playwright.definition.js';
 export { crawleeEngine } from './crawlee/crawlee.definition.js';
+export { cdpEngine } from './cdp/cdp.definition.js';
