@@ -43,6 +43,13 @@ describe('GET /v1/status with the defaults', () => {
       state: { status: 'idle', detail: null },
     });
     expect(engines.crawlee).toMatchObject({ kind: 'crawl', capabilities: [], available: true });
+    expect(engines.cdp).toMatchObject({
+      kind: 'scrape',
+      priority: 20,
+      available: false,
+      reason: 'no remote browser is configured (set BROWSER_CDP_URL)',
+      state: null,
+    });
     const priorities = body.engines.map((e: Json) => e.priority);
     expect(priorities).toEqual([...priorities].sort((a: number, b: number) => b - a));
   });
@@ -140,5 +147,35 @@ describe('GET /v1/status with a model, SearXNG and no browser', () => {
     for (const secret of [apiKey, 'searx-secret', model.baseUrl, searxng.url, String(model.port)]) {
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('GET /v1/status with a remote browser that cannot be reached', () => {
+  let app: TestApp;
+  const url = 'ws://127.0.0.1:9/devtools/browser/x?token=status-secret-77';
+  beforeAll(async () => {
+    app = await startTestApp({
+      config: {
+        cdp: { url, poolSize: 2, proxyListen: '127.0.0.1', proxyHost: null, connectTimeoutMs: 1000 },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => app?.close());
+
+  it('shows the cdp engine failing, with why, and neither its token nor its address', async () => {
+    // Connected to on start, in the background: the status follows what happened.
+    let cdp: Json;
+    await expect
+      .poll(async () => {
+        const body: Json = await (await app.request('/v1/status')).json();
+        cdp = body.engines.find((e: Json) => e.id === 'cdp');
+        return cdp.state?.status;
+      })
+      .toBe('failing');
+    expect(cdp).toMatchObject({ kind: 'scrape', priority: 20, available: true, reason: null });
+    expect(cdp.state.detail).toMatch(/^the remote browser could not be reached \(/);
+    const text = await (await app.request('/v1/status')).text();
+    expect(text).not.toContain('status-secret-77');
+    expect(text).not.toContain('127.0.0.1');
   });
 });

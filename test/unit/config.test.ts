@@ -83,6 +83,22 @@ describe('loadConfig', () => {
     expect(config.browser).toMatchObject({ enabled: true, chromiumPath: null, poolSize: 2 });
   });
 
+  it('reads the remote browser of the cdp engine, and leaves it out unless BROWSER_CDP_URL is set', () => {
+    expect(loadConfig({}).cdp).toBeNull();
+    const config = loadConfig({
+      BROWSER_CDP_URL: 'ws://browserless:3000?token=abc',
+      BROWSER_CDP_PROXY_LISTEN: '0.0.0.0',
+    });
+    expect(config.cdp).toEqual({
+      url: 'ws://browserless:3000?token=abc',
+      poolSize: 4,
+      proxyListen: '0.0.0.0',
+      proxyHost: null,
+      connectTimeoutMs: 10_000,
+    });
+    expect(() => loadConfig({ BROWSER_CDP_URL: 'ftp://chrome:9222' })).toThrow(/BROWSER_CDP_URL="ftp:\/\/chrome:9222"/);
+  });
+
   it('refuses a reply budget that leaves no room for the prompt, and unknown structured-output modes', () => {
     const model = { MODEL_BASE_URL: 'http://localhost:11434/v1', MODEL_NAME: 'm' };
     expect(() => loadConfig({ ...model, MODEL_CONTEXT_TOKENS: '4096', MODEL_MAX_OUTPUT_TOKENS: '4096' })).toThrow(
