@@ -7,6 +7,7 @@ export const BROWSER_FILES = [
   /\/test\/contract\/playwright-[^/]+\.test\.ts$/,
   /\/test\/contract\/cdp-[^/]+\.test\.ts$/,
   /\/test\/integration\/scrapes-browser\.test\.ts$/,
+  /\/test\/integration\/remote-browser\.test\.ts$/,
   /\/test\/regression\/graphiql-blank-without-internet\.test\.ts$/,
   /\/test\/unit\/pdf\/pdf-text\.test\.ts$/,
 ];
