@@ -16,7 +16,8 @@ import {
 } from './browser-pool.js';
 import { validateBrowserSettings, type RenderSettings } from './browser-settings.js';
 import { startGuardProxy, type GuardProxy, type GuardProxyOptions, type ProxySession } from './guard-proxy.js';
-import { renderPage, type RenderOutput } from './render-page.js';
+import { renderPage } from './render-page.js';
+import { notRendered, toSnapshot } from './browser-snapshot.js';
 
 /**
  * Where the engine's browser comes from: launched on this machine (`playwright`) or connected to
@@ -76,7 +77,6 @@ export interface BrowserEngine extends ScrapeEngine {
 
 /** A Chromium that does not report its version is treated as this one (user agent only). */
 const FALLBACK_MAJOR = 130;
-const DOCUMENT_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /**
  * A browser engine: Chromium driven by playwright-core. The main document is fetched in Node
@@ -257,55 +257,6 @@ async function closeWithin(context: BrowserContext, ms: number): Promise<boolean
   return result;
 }
 
-/** Documents a browser has nothing to add to (PDFs, images, JSON without screenshots) come back as fetched. */
-function notRendered(document: PageSnapshot, settings: RenderSettings, engine: string): PageSnapshot | null {
-  if (DOCUMENT_TYPES.has(document.contentType)) return null;
-  const wantsBrowser = settings.screenshot !== null || settings.printPdf || settings.actions.length > 0;
-  if (document.text !== undefined && wantsBrowser) return null;
-  const skipped = [
-    settings.screenshot ? 'screenshot' : null,
-    settings.actions.length > 0 ? 'actions' : null,
-    settings.printPdf && document.contentType !== 'application/pdf' ? 'PDF printing' : null,
-  ].filter((s): s is string => s !== null);
-  const warnings = [...(document.warnings ?? [])];
-  if (skipped.length > 0) warnings.push(`the target is ${document.contentType}: ${skipped.join(', ')} not applied`);
-  return { ...document, engine, ...(warnings.length > 0 ? { warnings } : {}) };
-}
-
-function toSnapshot(
-  req: PageRequest,
-  document: PageSnapshot,
-  out: RenderOutput,
-  session: ProxySession,
-  engine: string,
-): PageSnapshot {
-  const nav = out.navigated;
-  const sameDocument = stripHash(out.finalUrl) === stripHash(document.finalUrl);
-  const warnings = [...(document.warnings ?? []), ...out.warnings];
-  const refused = [...out.refused, ...session.log.refused];
-  if (refused.length > 0) {
-    warnings.push(`the outbound guard refused ${refused.length} request(s) the page made (first: ${refused[0]})`);
-  }
-  const snapshot: PageSnapshot = {
-    url: req.url,
-    finalUrl: out.finalUrl,
-    statusCode: nav?.statusCode ?? document.statusCode,
-    headers: nav?.headers ?? document.headers,
-    contentType: nav?.contentType ?? document.contentType,
-    body: nav ? Buffer.from(out.html) : document.body,
-    text: out.html,
-    engine,
-    redirects: sameDocument ? document.redirects : [...document.redirects, document.finalUrl],
-  };
-  const charset = nav ? 'utf-8' : document.charset;
-  if (charset) snapshot.charset = charset;
-  if (out.screenshot) snapshot.screenshot = out.screenshot;
-  if (out.pdf) snapshot.pdf = out.pdf;
-  if (out.actionsOutput) snapshot.actionsOutput = out.actionsOutput;
-  if (warnings.length > 0) snapshot.warnings = warnings;
-  return snapshot;
-}
-
 /** Maps what the browser threw: renderer crash 502, browser gone → fallback, other browser errors 502. */
 function browserFailure(err: unknown, phase: string, source: BrowserSource): unknown {
   if (err instanceof AppError || err instanceof EngineFallbackError || !(err instanceof Error)) return err;
@@ -335,9 +286,4 @@ function parseMajor(version: string): number | null {
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return (text.split('\n')[0] ?? '').slice(0, 300);
-}
-
-function stripHash(url: string): string {
-  const hash = url.indexOf('#');
-  return hash < 0 ? url : url.slice(0, hash);
 }
