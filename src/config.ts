@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { requireTogether, SettingsError, type Configurable } from './configurable.js';
@@ -47,6 +48,25 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * Loads a `.env` file (default: the working directory's, as `.env.example` invites) into
+ * `process.env` with Node's own parser. A variable already in the environment wins over the file,
+ * even when set empty, so `PORT=9000 npm start` overrides a `.env` that says 8080. Returns the
+ * file read, or null when there is none; a file that cannot be read is a ConfigError.
+ *
+ * @example
+ * const envFile = loadEnvFile(); // before loadConfig()
+ */
+export function loadEnvFile(file = path.resolve('.env')): string | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    throw new ConfigError([`${file}: could not be read (${err instanceof Error ? err.message : String(err)})`]);
+  }
+  return file;
 }
 
 /** Parses an environment (default: `process.env`); throws ConfigError naming every bad variable. */

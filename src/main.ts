@@ -1,7 +1,7 @@
 // Only the configuration is loaded up front: a bad setting is reported at once, before the
 // seconds it takes to load the rest of the service.
 import v8 from 'node:v8';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadEnvFile } from './config.js';
 import type { Role } from './container.js';
 
 const ROLES: Role[] = ['all', 'api', 'worker'];
@@ -20,7 +20,9 @@ function parseRole(argv: string[]): Role {
 async function main(): Promise<void> {
   const role = parseRole(process.argv.slice(2));
   let config;
+  let envFile: string | null;
   try {
+    envFile = loadEnvFile();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
   const { startHealthServer } = await import('./http/health-server.js');
   const { startWorkers } = await import('./workers/workers.js');
   const container = await createContainer(config, { role });
+  if (envFile)
+    container.logger.info({ file: envFile }, 'settings read from .env (variables set in the environment win)');
   logEngines(container);
   const bootstrap = role === 'worker' ? null : await ensureDefaultKey(container);
   const server = role === 'worker' ? null : await startServer(container);

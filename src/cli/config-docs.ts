@@ -7,7 +7,8 @@ const root = new URL('../../', import.meta.url);
 const rows = allSettings() as [string, { default?: string; doc: string }][];
 
 const example = [
-  '# Gleaner configuration. Copy to .env or export these; every one is optional.',
+  '# Gleaner configuration. Copy to .env (npm start and npm run keys read the .env of the folder they',
+  '# run in) or export these; a variable set in the environment wins over .env. Every one is optional.',
   "# Lines starting with '# NAME=' are unset by default.",
   '',
   ...rows.flatMap(([name, s]) => [

@@ -1,6 +1,6 @@
 // `npm run keys -- create|list|revoke`: manage API keys against the same database as the service.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadEnvFile } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { embeddedDatabaseExists } from '../db/embedded/embedded-database.js';
 import { ApiKeyService } from '../domain/auth/api-key.service.js';
@@ -31,6 +31,7 @@ async function run(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return command ? 2 : 0;
   }
+  loadEnvFile(); // the service's settings (DATA_DIR, DATABASE_URL) as `npm start` reads them
   const config = loadConfig();
   // A mistyped or relative DATA_DIR must not quietly become a new, empty database.
   if (!config.database.url && !values.init && !embeddedDatabaseExists(config.dataDir)) {

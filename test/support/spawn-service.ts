@@ -1,7 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const START = path.join(ROOT, 'src/runtime/start.mjs');
+const TSX = pathToFileURL(createRequire(path.join(ROOT, 'package.json')).resolve('tsx')).href;
+
+/**
+ * An empty working directory: the service and the CLI read `.env` from theirs, and a developer's
+ * `.env` in the checkout must not reach the processes tests start.
+ */
+const emptyDir = () => mkdtempSync(path.join(os.tmpdir(), 'gleaner-cwd-'));
 
 export interface SpawnedService {
   child: ChildProcess;
@@ -16,16 +28,18 @@ export interface SpawnedService {
 
 /**
  * Runs `node src/runtime/start.mjs` (what `npm start` runs: the compiled build) with the given environment and
- * waits for its ready log line: `listening` (API), or `workers ready` for `--role worker`.
+ * waits for its ready log line: `listening` (API), or `workers ready` for `--role worker`. It runs in `cwd`
+ * (default: a new empty folder, so no `.env` is read).
  */
 export async function spawnService(
   env: Record<string, string>,
   args: string[] = [],
   timeoutMs = 120_000,
   readyMessage = 'listening',
+  cwd = emptyDir(),
 ): Promise<SpawnedService> {
-  const child = spawn(process.execPath, ['src/runtime/start.mjs', ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [START, ...args], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -75,15 +89,19 @@ export async function spawnService(
   };
 }
 
-/** Runs a one-shot command of the project (e.g. the keys CLI) and returns its output. */
+/**
+ * Runs a one-shot command of the project (e.g. the keys CLI; `script` relative to the checkout) in
+ * `cwd` (default: a new empty folder) and returns its output.
+ */
 export function runScript(
   script: string,
   args: string[],
   env: Record<string, string>,
+  cwd = emptyDir(),
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, script), ...args], {
+      cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
