@@ -69,8 +69,14 @@ export function loadEnvFile(file = path.resolve('.env')): string | null {
   return file;
 }
 
-/** Parses an environment (default: `process.env`); throws ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+/**
+ * Parses an environment (default: `process.env`); throws ConfigError naming every bad variable.
+ * `terminal`: whether standard output is a terminal (LOG_FORMAT=auto; worker threads cannot tell).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  terminal = process.stdout.isTTY === true,
+): AppConfig {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, setting] of allSettings()) {
@@ -111,6 +117,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     signingSecret: v.SIGNING_SECRET ?? null,
     logLevel: v.LOG_LEVEL,
+    log: {
+      format: v.LOG_FORMAT === 'auto' ? (terminal ? 'pretty' : 'json') : v.LOG_FORMAT,
+      color: terminal,
+    },
     heapGrowthPercent: v.HEAP_GROWTH_PERCENT,
     auth: {
       jwt: v.AUTH_JWT_ISSUER

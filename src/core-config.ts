@@ -24,6 +24,8 @@ export interface CoreConfig {
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string } | null;
   signingSecret: string | null;
   logLevel: Parsed['LOG_LEVEL'];
+  /** LOG_FORMAT with `auto` decided by the main thread's standard output; colours only on a terminal. */
+  log: { format: 'pretty' | 'json'; color: boolean };
   /** V8's heap growing factor for every thread (`--heap-growing-percent`); 0 leaves V8's heuristics. */
   heapGrowthPercent: number;
   auth: { jwt: { issuer: string; jwksUrl: string; audience: string; teamClaim: string } | null };

@@ -74,6 +74,11 @@ export const SETTINGS = {
     default: 'info',
     doc: 'pino log level.',
   },
+  LOG_FORMAT: {
+    schema: z.enum(['auto', 'pretty', 'json']),
+    default: 'auto',
+    doc: 'Console log lines: `pretty` (one readable line each: time, level, message, then its fields), `json` (one JSON object a line, for log collectors), `auto`: pretty when standard output is a terminal, else json.',
+  },
   HEAP_GROWTH_PERCENT: {
     schema: int(0, 1000),
     default: '30',

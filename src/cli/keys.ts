@@ -43,7 +43,9 @@ async function run(): Promise<number> {
   // Only the database and the key service: the CLI starts in a fraction of the service's time.
   const db = await openDatabase(config, { applicationName: 'gleaner-keys' });
   const pubsub = config.database.url
-    ? await createPostgresPubSub(config.database.url, createLogger({ logLevel: 'warn' }), { listen: 'on-subscribe' }) // live subscribers see CLI changes
+    ? await createPostgresPubSub(config.database.url, createLogger({ logLevel: 'warn', log: config.log }), {
+        listen: 'on-subscribe',
+      }) // live subscribers see CLI changes
     : createMemoryPubSub();
   try {
     const apiKeys = new ApiKeyService(new AuthService({ orm: db.orm, verifyJwt: null }), pubsub);

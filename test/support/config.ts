@@ -10,6 +10,8 @@ export function testConfig(overrides: DeepPartial<AppConfig> = {}): AppConfig {
   const base = loadConfig({});
   const merged = merge(base, overrides) as AppConfig;
   if (!overrides.dataDir) merged.dataDir = tempDir('gleaner-data-');
+  // JSON whatever runs the tests (a terminal would make LOG_FORMAT=auto pretty).
+  merged.log = { format: overrides.log?.format ?? 'json', color: false };
   merged.logLevel = overrides.logLevel ?? (process.env.TEST_LOG_LEVEL as AppConfig['logLevel'] | undefined) ?? 'silent';
   if (overrides.server?.port === undefined) merged.server.port = 0;
   if (overrides.server?.host === undefined) merged.server.host = '127.0.0.1';
