@@ -252,14 +252,22 @@ function createPublicUrls(config: AppConfig): PublicUrls {
 }
 
 /**
- * Which markdown converter this process runs, once (its threads load the same one): mdream's
- * WebAssembly build is expected where npm skipped the native addon (Node 20), turndown means
- * mdream did not load at all.
+ * Which markdown converter this process runs and why, in one line at start (its threads load the
+ * same one): mdream's native addon; its WebAssembly build where npm skipped the addon (Node 20) or
+ * it failed; turndown when mdream did not load at all.
  */
 function logMarkdownConverter(logger: Logger): void {
   const { converter, problems } = defaultMarkdownConverter();
+  const reason = problems.join('; ');
   if (converter.id === 'turndown')
-    logger.warn({ converter: converter.id, problems }, 'markdown converter: mdream unavailable');
-  else if (problems.length > 0) logger.info({ converter: converter.id, problems }, 'markdown converter');
-  else logger.info({ converter: converter.id }, 'markdown converter');
+    logger.warn(
+      { converter: converter.id, reason },
+      `markdown converter: turndown, as mdream did not load (${reason})`,
+    );
+  else if (converter.id === 'mdream-wasm')
+    logger.info(
+      { converter: converter.id, reason },
+      `markdown converter: mdream's WebAssembly build (the same markdown for a little more CPU), as ${reason}`,
+    );
+  else logger.info({ converter: converter.id }, "markdown converter: mdream's native addon");
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -25,7 +25,11 @@ export interface MdreamBinding {
 export interface MdreamLoad {
   /** Null when neither build loads; `problems` then says why. */
   binding: MdreamBinding | null;
-  /** Why the faster builds did not load (empty when the native addon did). */
+  /**
+   * Why the faster builds did not load, in plain words and with what to do (empty when the native
+   * addon did). Never mdream's own loader message: it tells everyone to delete package-lock.json,
+   * which is wrong where npm skipped the addon on purpose (Node 20).
+   */
   problems: string[];
 }
 
@@ -63,7 +67,7 @@ export function loadMdream(prefer: 'native' | 'wasm' = 'native'): MdreamLoad {
       const native = require('mdream') as NativeModule;
       return { binding: { kind: 'native', version, convert: (html) => native.htmlToMarkdown(html) }, problems };
     } catch (err) {
-      problems.push(`mdream's native addon for ${process.platform}-${process.arch} did not load: ${message(err)}`);
+      problems.push(whyNoNativeAddon(err, installedAddons(), process.versions.node));
     }
   }
   try {
@@ -75,6 +79,37 @@ export function loadMdream(prefer: 'native' | 'wasm' = 'native'): MdreamLoad {
     problems.push(`mdream's WebAssembly build did not load: ${message(err)}`);
   }
   return { binding: null, problems };
+}
+
+/** The `@mdream/rust-*` packages installed for this platform and architecture (beside `mdream`). */
+function installedAddons(): string[] {
+  try {
+    const scope = path.join(path.dirname(require.resolve('mdream')), '..', '..', '@mdream');
+    return readdirSync(scope).filter((name) => name.startsWith(`rust-${process.platform}-${process.arch}`));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Why the native addon did not load, plainly: not installed (npm skips it below Node 22, as every
+ * `@mdream/rust-*` package declares `engines.node >= 22`) or installed and failing, with the first
+ * failure of mdream's loader that is not its generic advice.
+ *
+ * @example
+ * whyNoNativeAddon(err, [], '20.19.0'); // "mdream's native addon is not installed: npm installs it on Node 22 or newer …"
+ */
+export function whyNoNativeAddon(err: unknown, installed: string[], nodeVersion: string): string {
+  const major = Number(nodeVersion.split('.')[0]);
+  if (installed.length === 0) {
+    return major < 22
+      ? `mdream's native addon is not installed: npm installs it only on Node 22 or newer, this is Node ${nodeVersion}`
+      : `mdream's native addon for ${process.platform}-${process.arch} is not installed: run npm ci again on this Node (${nodeVersion}) to install it`;
+  }
+  const causes: string[] = [];
+  for (let e: unknown = err; e instanceof Error; e = e.cause) causes.push(message(e));
+  const specific = causes.find((c) => !/^Cannot find (native binding|module)/.test(c)) ?? causes.at(-1) ?? '';
+  return `mdream's native addon (@mdream/${installed.join(', @mdream/')}) is installed but did not load: ${specific}`;
 }
 
 function message(err: unknown): string {

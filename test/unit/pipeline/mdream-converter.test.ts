@@ -24,8 +24,11 @@ describe('loading mdream', () => {
     expect(wasm.kind).toBe('wasm');
     expect(wasm.convert('<h1>Title</h1><p>a <b>b</b></p>')).toBe('# Title\n\na **b**');
     const native = loadMdream('native');
+    // npm ci installs the addon on Node 22 or newer (every @mdream/rust-* package says so); on
+    // Node 20 it may be missing, and the WebAssembly build then says why.
+    if (Number(process.versions.node.split('.')[0]) >= 22) expect(native.binding?.kind).toBe('native');
     if (native.binding?.kind === 'native') expect(native.problems).toEqual([]);
-    else expect(native.problems[0]).toMatch(/native addon for .* did not load/);
+    else expect(native.problems[0]).toMatch(/^mdream's native addon .*(is not installed|did not load)/);
     expect(native.binding?.version).toBe(wasm.version);
   });
 });
