@@ -1,5 +1,6 @@
-# Gleaner: the API (and, with --role worker, background workers) on Debian with its Chromium.
-FROM node:20-bookworm-slim
+# Gleaner: the API (and, with --role worker, background workers) on Debian with its Chromium, on
+# Node 24, the version CI tests (docs/node-versions.md).
+FROM node:24-bookworm-slim
 
 # Debian's Chromium for the browser engine (never downloaded by npm), plus fonts for screenshots.
 RUN apt-get update \

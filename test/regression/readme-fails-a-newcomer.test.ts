@@ -79,8 +79,11 @@ it('subscribes with documents the schema accepts', () => {
 it('says which Node it needs, as package.json does', () => {
   const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } })
     .engines.node;
-  const version = /^>=(\d+\.\d+)$/.exec(engines)![1]!;
-  expect(README).toContain(`Node.js ${version} or newer`);
+  // "^20.19.0 || ^22.13.0 || >=24": Node.js 24 first, then the older lines with their lowest minor.
+  const lines = engines.split('||').map((range) => /(\d+)(?:\.(\d+))?/.exec(range)!.slice(1));
+  const newest = lines.pop()!;
+  expect(README).toContain(`**Node.js ${newest[0]}**`);
+  for (const [major, minor] of lines) expect(README).toContain(`${major}.${minor} or newer`);
 });
 
 it('links only to files inside the repository', () => {
