@@ -10,6 +10,7 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       '.scratch/**',
+      '.ci/node/**',
       'bench/site/**',
       'test/fixtures/**/*.js',
     ],
