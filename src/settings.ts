@@ -129,12 +129,12 @@ export const SETTINGS = {
   HOSTED_URL_TTL_SECONDS: {
     schema: int(60, 90 * 86400),
     default: String(7 * 86400),
-    doc: 'Lifetime of hosted content URLs (spec: 7 days).',
+    doc: 'Lifetime of hosted content URLs (7 days, as the public API).',
   },
   INLINE_CONTENT_LIMIT_BYTES: {
     schema: int(1, 1 << 30),
     default: String(6 * 1024 * 1024),
-    doc: 'Formats larger than this are not inlined (`size_exceeded`; spec: 6 MB).',
+    doc: 'Formats larger than this are not inlined (`size_exceeded`; 6 MB, as the public API).',
   },
   IDEMPOTENCY_TTL_SECONDS: {
     schema: int(60, 30 * 86400),

@@ -62,7 +62,7 @@ const WebhookInput = z
   .union([z.string().min(1).max(MONITOR_LIMITS.targetLength), z.strictObject({ url: z.string().min(1).max(2048) })], {
     error: 'must be {url} or a URL string',
   })
-  .describe('A webhook receiving the monitor’s events in the spec’s envelope (`{url}`, or the URL itself).');
+  .describe('A webhook receiving the monitor’s events in the webhook envelope (`{url}`, or the URL itself).');
 
 const JsonObject = (what: string) =>
   z.record(z.string(), z.unknown(), { error: (i) => `must be ${what} (got ${typeName(i.input)})` });

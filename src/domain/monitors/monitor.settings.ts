@@ -16,7 +16,7 @@ export const MONITOR_SETTINGS = {
   MONITOR_MIN_INTERVAL_S: {
     schema: int(1, 86_400),
     default: '600',
-    doc: 'Least time between two scheduled runs of a monitor (seconds); the spec says 10 minutes.',
+    doc: 'Least time between two scheduled runs of a monitor (seconds); 10 minutes, as the public API.',
   },
   MONITOR_SMTP_URL: {
     schema: z.string().max(2000),
