@@ -32,7 +32,9 @@ function curls(): Curl[] {
       const url = /localhost:8080(\/v1\/[^\s"']*)/.exec(command)![1]!;
       const explicit = /-X ([A-Z]+)/.exec(command)?.[1]?.toLowerCase();
       const method = explicit ?? (data ? 'post' : 'get');
-      return { method, path: url.split('?')[0]!, body: data ? JSON.parse(data) : undefined };
+      // `<file_id>` and the like stand for ids of the answers before (ids of that shape).
+      const body = data?.replace(/<(\w+)_id>/g, '$1_0123456789abcdefghij');
+      return { method, path: url.split('?')[0]!, body: body ? JSON.parse(body) : undefined };
     });
 }
 
@@ -96,4 +98,13 @@ it('links only to files inside the repository', () => {
     expect(existsSync(file), target).toBe(true);
   }
   for (const target of targets.filter((t) => /^https?:/.test(t))) expect(target).toMatch(/^http:\/\/localhost:8080\//);
+});
+
+it('shows answers, searches, monitors, parsers and a file, each linking its page', () => {
+  for (const path of ['/v1/answers', '/v1/searches', '/v1/monitors', '/v1/parsers', '/v1/files'])
+    expect(curls().some((c) => c.path === path)).toBe(true);
+  for (const page of ['answers.md', 'monitors.md', 'models.md', 'files.md'])
+    expect(README).toContain(`](docs/${page})`);
+  // What items.json holds is shown, as the file the upload example sends.
+  expect(README).toMatch(/```json items\.json\n\{\n {2}"items": \[/);
 });
