@@ -194,7 +194,7 @@ describe('playwright engine on a JavaScript-only site', () => {
     expect(plain.text).toBe('{"city":"Zürich"}');
     const shot = await fetchWith(engine, site.url('/data.json'), { screenshot: { fullPage: false } });
     expect(shot.text).toContain('Zürich');
-    expect(shot.screenshot).toBeDefined();
+    expect(pngSize(shot.screenshot)).toEqual({ width: 1024, height: 768 });
   });
 
   it('skips media, fonts and ad hosts by default, and loads them when asked', async () => {

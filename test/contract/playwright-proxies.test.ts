@@ -13,6 +13,7 @@ import { createTestResolver, expectFailure } from './engine.contract.js';
 import {
   FETCH_BUDGET_MS,
   makeEngine,
+  pngSize,
   startJsSite,
   startSecretServer,
   type SecretServer,
@@ -112,7 +113,7 @@ describe('proxies and country, for both engines', () => {
     const { value } = await scrape('CA', '/app.html', { screenshot: { fullPage: false } });
     expect(value.snapshot.engine).toBe('playwright');
     expect(value.snapshot.text).toContain('Boats return early');
-    expect(value.snapshot.screenshot).toBeDefined();
+    expect(pngSize(value.snapshot.screenshot)).toEqual({ width: 1024, height: 768 });
     // The document (http engine inside) and the subresources (Chromium via the guard proxy, chained).
     expect(through('us').length).toBeGreaterThanOrEqual(3);
     expect(new Set(through('us'))).toEqual(new Set([`127.0.0.1:${site.port}`]));

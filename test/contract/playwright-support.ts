@@ -105,8 +105,11 @@ export async function startSecretServer(): Promise<SecretServer> {
   };
 }
 
-/** Width and height of a PNG, from its IHDR chunk. */
-export function pngSize(png: Buffer): { width: number; height: number } {
-  if (png.subarray(1, 4).toString('latin1') !== 'PNG') throw new Error('not a PNG');
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Width and height of a PNG, from its IHDR chunk; throws on anything that does not start as a PNG does. */
+export function pngSize(png: Buffer | undefined): { width: number; height: number } {
+  if (!png || png.length < 33 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG');
+  if (png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('a PNG without IHDR first');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }

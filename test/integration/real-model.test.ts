@@ -27,7 +27,8 @@ describe.skipIf(!modelEnv.MODEL_BASE_URL)('a real model server (MODEL_BASE_URL)'
 
   it('lists its models', async () => {
     const models = await provider.listModels!();
-    expect(Array.isArray(models)).toBe(true);
+    // The server serves the configured model, so it lists it (an empty list is a broken listing).
+    expect(models).toContain(modelEnv.MODEL_NAME);
   });
 
   it('answers a prompt', async () => {

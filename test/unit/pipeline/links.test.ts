@@ -3,6 +3,7 @@ import { AppError } from '../../../src/errors.js';
 import { createContentPipeline } from '../../../src/pipeline/index.js';
 import type { LinksOnPageOptions } from '../../../src/pipeline/index.js';
 import { rankLinks, scoreLinks, tokenize } from '../../../src/pipeline/link-ranking.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const pipeline = createContentPipeline();
 
@@ -97,11 +98,8 @@ describe('links_on_page', () => {
     expect(() => pipeline.prepare({ formats: [], linksOnPage: { excludeLinks: ['/ok', 'docs/**'] } })).toThrow(
       AppError,
     );
-    try {
-      pipeline.prepare({ formats: [], linksOnPage: { includeLinks: ['{a'] } });
-    } catch (err) {
-      expect((err as AppError).detail).toMatch(/^links_on_page\.include_links\[0\]: invalid URL pattern/);
-    }
+    const err = thrownBy(() => pipeline.prepare({ formats: [], linksOnPage: { includeLinks: ['{a'] } }), AppError);
+    expect(err.detail).toMatch(/^links_on_page\.include_links\[0\]: invalid URL pattern/);
   });
 
   it('is not computed unless asked for', () => {
