@@ -8,8 +8,16 @@
  * (tags, comments, scripts and entities: what the cut into pieces has to get right or leave to
  * Postgres).
  *
- *   node --import tsx bench/search-vector-parity.ts [--pages 2000] [--chars 20000] [--out NAME]
+ * Memory: what the remembered pieces and lexemes of all those texts hold once every text was
+ * assembled, measured as the heap and typed arrays freed when the SearchVectors is dropped (after
+ * full collections; needs `--expose-gc`). CPU: per text, this process with PGlite's thread; a
+ * figure for a quiet machine only (`--skip-timing` leaves it out of the report).
+ *
+ *   node --expose-gc --import tsx bench/search-vector-parity.ts [--pages 2000] [--chars 20000] [--skip-timing] [--out NAME]
+ *
+ * The report (and `bench/results/NAME.md`) names the commit measured.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,8 +34,11 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '2000' },
     chars: { type: 'string', default: '20000' },
     out: { type: 'string' },
+    'skip-timing': { type: 'boolean', default: false },
   },
 });
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc: the memory figures need full collections');
 const chars = Number(values.chars);
 
 const manifest = JSON.parse(fs.readFileSync(path.join(DEFAULT_SITE_DIR, 'manifest.json'), 'utf8')) as {
@@ -51,7 +62,17 @@ const texts = [...site, ...golden].map((t) => t.slice(0, chars));
 const embedded = await openEmbeddedDatabase(null);
 const orm = await createOrm({ connection: embedded.target, poolSize: 2 });
 const em = orm.em.fork();
-const vectors = new SearchVectors((sql, params) => execLarge(em, sql, params), { maxPieces: 200_000 });
+/** The main thread's heap and typed arrays after full collections (PGlite runs in its own thread). */
+function memory(): { heap: number; arrays: number } {
+  for (let i = 0; i < 3; i++) gc!();
+  const usage = process.memoryUsage();
+  return { heap: usage.heapUsed, arrays: usage.arrayBuffers };
+}
+
+// Held in an object so that dropping it (for the memory figure) is one assignment.
+const holder: { vectors: SearchVectors | null } = {
+  vectors: new SearchVectors((sql, params) => execLarge(em, sql, params), { maxPieces: 200_000 }),
+};
 
 let equal = 0;
 let fallback = 0;
@@ -60,7 +81,7 @@ let piecesCpu = 0;
 let postgresCpu = 0;
 for (const [i, text] of texts.entries()) {
   let before = process.cpuUsage();
-  const literal = await vectors.literal(text);
+  const literal = await holder.vectors!.literal(text);
   const built =
     literal === null ? null : await execLarge<{ v: string }>(em, 'select ?::tsvector::text as v', [literal]);
   let used = process.cpuUsage(before);
@@ -73,10 +94,27 @@ for (const [i, text] of texts.entries()) {
   else if (built[0]!.v === expected!.v) equal++;
   else differ.push(i);
 }
+// What the vectors hold: the memory freed when they go.
+const remembered = holder.vectors as unknown as { pieces: { size: number }; lexemes: { size: number } };
+const held = { pieces: remembered.pieces.size, lexemes: remembered.lexemes.size };
+const kept = memory();
+holder.vectors = null;
+const freed = memory();
+const MiB = 1024 * 1024;
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).trim()
+  ? ' (src modified)'
+  : '';
 const report = [
+  `commit ${commit}${dirty}, Node ${process.version}, embedded PGlite`,
   `${texts.length} texts (${site.length} site articles, ${golden.length} golden files), first ${chars} characters`,
   `equal: ${equal}, left to to_tsvector: ${fallback}, different: ${differ.length}${differ.length ? ` (${differ.slice(0, 10).join(', ')})` : ''}`,
-  `CPU ms per text, this process (PGlite's thread included): pieces + cast ${(piecesCpu / 1000 / texts.length).toFixed(2)}, to_tsvector ${(postgresCpu / 1000 / texts.length).toFixed(2)}`,
+  `remembered: ${held.pieces} pieces, ${held.lexemes} lexemes; they hold ${((kept.heap - freed.heap) / MiB).toFixed(1)} MiB of heap and ${((kept.arrays - freed.arrays) / MiB).toFixed(1)} MiB of typed arrays`,
+  ...(values['skip-timing']
+    ? []
+    : [
+        `CPU ms per text, this process (PGlite's thread included): pieces + cast ${(piecesCpu / 1000 / texts.length).toFixed(2)}, to_tsvector ${(postgresCpu / 1000 / texts.length).toFixed(2)}`,
+      ]),
 ].join('\n');
 process.stdout.write(`${report}\n`);
 if (values.out) fs.writeFileSync(path.join(RESULTS_DIR, `${values.out}.md`), `${report}\n`);
