@@ -80,6 +80,8 @@ const holder: { vectors: SearchVectors | null } = {
   vectors: new SearchVectors((sql, params) => execLarge(em, sql, params), { maxPieces: 200_000 }),
 };
 
+// Before any text is assembled: what the process holds without the vectors' memory.
+const before = memory();
 let equal = 0;
 let fallback = 0;
 const differ: number[] = [];
@@ -114,7 +116,7 @@ const report = [
   `commit ${commit}${dirty}, Node ${process.version}, embedded PGlite`,
   `${texts.length} texts (${site.length} site articles, ${golden.length} golden files), first ${chars} characters`,
   `equal: ${equal}, left to to_tsvector: ${fallback}, different: ${differ.length}${differ.length ? ` (${differ.slice(0, 10).join(', ')})` : ''}`,
-  `remembered: ${held.pieces} pieces, ${held.lexemes} lexemes; they hold ${((kept.heap - freed.heap) / MiB).toFixed(1)} MiB of heap and ${((kept.arrays - freed.arrays) / MiB).toFixed(1)} MiB of typed arrays`,
+  `remembered: ${held.pieces} pieces, ${held.lexemes} lexemes; dropping them frees ${((kept.heap - freed.heap) / MiB).toFixed(1)} MiB of heap and ${((kept.arrays - freed.arrays) / MiB).toFixed(1)} MiB of typed arrays (the process grew by ${((kept.heap - before.heap) / MiB).toFixed(1)} and ${((kept.arrays - before.arrays) / MiB).toFixed(1)} MiB while assembling)`,
   ...(values['skip-timing']
     ? []
     : [
