@@ -11,17 +11,20 @@
  * default 8) --runs N (per side, default 3) --seed S --database-url postgres://... (default: the
  * embedded database, as `npm start`) --cpu-prof DIR (the service process writes V8 CPU profiles
  * there as it stops; `bench/profile-summary.ts` summarises them) --set NAME=VALUE (a setting of
- * the service, repeatable) --out NAME. Writes bench/results/NAME.json (git-ignored)
- * and prints a markdown summary. See docs/benchmarks.md, "Crawls".
+ * the service, repeatable) --out NAME. Writes bench/results/NAME.json (git-ignored) and NAME.md
+ * (the summary to commit: the commit measured, the command, every run in order, the medians),
+ * and prints the summary. See docs/benchmarks.md, "Crawls".
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { forkTs, type ForkedChild } from './lib/child-process.js';
 import { cpuDelta, readCpuTime, readMemory, sampleMemory } from './lib/measure/proc-stats.js';
 import { round } from './lib/measure/stats.js';
-import { BENCH_DIR, DEFAULT_SITE_DIR, RESULTS_DIR } from './lib/paths.js';
+import { BENCH_DIR, DEFAULT_SITE_DIR, REPO_ROOT, RESULTS_DIR } from './lib/paths.js';
 import { startRestartedService, type ServiceProcess } from './lib/service-process.js';
 import { ensureSite } from './lib/site/site-generator.js';
 import { settingsOf } from './lib/settings-args.js';
@@ -166,6 +169,8 @@ async function main(): Promise<void> {
   });
   const origin = site.ready.origin;
   const results: Run[] = [];
+  const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg()[0]!;
   try {
     const baselineRssMb = round((readMemory(service.pid)?.rssBytes ?? NaN) / MB);
     log('warm-up: 50 pages on each side (module loading, connections)');
@@ -194,7 +199,9 @@ async function main(): Promise<void> {
     const stem = values.out ?? `crawl-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}`;
     await fs.mkdir(RESULTS_DIR, { recursive: true });
     await fs.writeFile(path.join(RESULTS_DIR, `${stem}.json`), `${JSON.stringify({ summary, results }, null, 2)}\n`);
+    await fs.writeFile(path.join(RESULTS_DIR, `${stem}.md`), renderReport(summary, results, startedAt, loadAtStart));
     process.stdout.write(`${renderSummary(summary)}\n`);
+    log(`results: bench/results/${stem}.json and .md`);
   } finally {
     await bare.stop({ type: 'stop' });
     await service.stop();
@@ -250,6 +257,33 @@ function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
+}
+
+/** The summary to commit: what was measured (commit, command, machine), every run in order, the medians. */
+function renderReport(s: Summary, runs: Run[], startedAt: string, loadAtStart: number): string {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'engines', 'plugins'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  }).trim();
+  return [
+    `# Crawl benchmark, ${startedAt}, commit ${commit}${dirty ? ' (with uncommitted changes)' : ''}`,
+    '',
+    `\`node --import tsx bench/crawl.bench.ts ${process.argv.slice(2).join(' ')}\``,
+    '',
+    `${os.availableParallelism()} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}, ` +
+      `load average ${loadAtStart.toFixed(1)} at the start, ${s.database}.`,
+    '',
+    '| run | side | pages | time | pages/s | CPU ms per page | peak RSS |',
+    '|---:|---|---:|---:|---:|---:|---:|',
+    ...runs.map(
+      (r, i) =>
+        `| ${Math.floor(i / 2) + 1} | ${r.side === 'bare' ? 'bare CheerioCrawler' : 'service'} | ${r.pages} | ${round(r.ms / 1000, 1)} s | ${r.pagesPerSecond} | ${round(r.cpuMs / r.pages, 2)} | ${r.peakRssMb} MB |`,
+    ),
+    '',
+    renderSummary(s),
+    '',
+  ].join('\n');
 }
 
 function renderSummary(s: Summary): string {
