@@ -10,7 +10,7 @@ export const PAGE_SETTINGS = {
   PAGE_SEARCH_PIECES: {
     // Below ~10,000 a page's own pieces would fill it: every page would read them all again.
     schema: int(0, 10_000_000).refine((n) => n === 0 || n >= 10_000, { error: 'expected 0 or at least 10000' }),
-    doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the embedded database's CPU (docs/answers.md). About 100 bytes of memory a piece, more in peak RSS. 0 parses every page's text in the database. Unset: 100000 on the embedded database, 0 with DATABASE_URL (a server's native parser costs less than assembling: docs/benchmarks.md).",
+    doc: "Pieces of pages' text (words with the punctuation around them) whose full-text lexemes each process remembers, so a page's vector is assembled from what the database made of its pieces before instead of the database parsing the whole text again: the same vector at a fraction of the embedded database's CPU (docs/answers.md). About 220 bytes of memory a piece with its lexemes, half of it in typed arrays (bench/results/s27-parity-memory.md). 0 parses every page's text in the database. Unset: 100000 on the embedded database, 0 with DATABASE_URL (a server's native parser costs less than assembling: docs/benchmarks.md).",
   },
 } satisfies SettingsTable;
 

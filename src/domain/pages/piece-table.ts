@@ -7,10 +7,9 @@ export const MISSING = -0x80000000;
  * own. Each piece's value is a number (search-vector.ts says what it means).
  *
  * Nothing here is a JavaScript object per piece: the characters sit one after the other in one
- * typed array, the rest in typed arrays beside it, outside the garbage collector's heap. With the
- * lexemes (search-vector.ts), the bench site's 95,000 pieces took 7 MB of heap and 9 MB of typed
- * arrays, where a string and an object each took 22.5 MB of heap that every full collection of
- * the API's thread marked again (docs/benchmarks.md).
+ * typed array, the rest in typed arrays beside it, outside the garbage collector's heap, so that
+ * full collections of the API's thread do not mark them again. What the pieces and lexemes take is
+ * measured by bench/search-vector-parity.ts (bench/results/s27-parity-memory.md).
  */
 export class PieceTable {
   /** Entry + 1 per slot (0: empty); at most half full. */

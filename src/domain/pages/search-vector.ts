@@ -3,8 +3,8 @@
  * `to_tsvector('english', text)` builds it, without Postgres parsing the page (docs/answers.md,
  * "The stored-pages index: a text's vector from its pieces").
  *
- * Why: on the embedded database the text-search parser costs ~0.5 µs a character (WebAssembly),
- * 9–13 ms for a page's 20,000 characters, more than the rest of a scrape. But a page is made of
+ * Why: on the embedded database the text-search parser (WebAssembly) is the largest part of a
+ * page's insert (bench/results/s26-page-insert.md). But a page is made of
  * blank-separated pieces that repeat from page to page (`the`, `search.`, `` `config` ``), and
  * the parser reads each piece the same way wherever it stands (search-pieces.ts says where the
  * text is cut). So a text's vector is its pieces' vectors, each shifted by the positions the
