@@ -97,7 +97,6 @@ beforeAll(async () => {
       '<title>Example domains</title><h1>Example domains</h1><p>Reserved for examples.</p>',
     ),
   });
-  hookPort = await freePort();
   // The project folder (watch.mjs imports its packages); the service's ./data lives here too.
   mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
   work = mkdtempSync(path.join(ROOT, '.scratch', 'readme-'));
@@ -125,6 +124,8 @@ it('runs every example of the README, as written, against npm start', { timeout:
   const answers: Answers = [];
   const results: { command: string; status: number; json: Record<string, unknown> | null }[] = [];
 
+  // Chosen just before the receiver listens on it: others' tests take free ports meanwhile.
+  hookPort = await freePort();
   // Files first (items.json), then what keeps running (the webhook receiver, the event streams).
   for (const e of examples.filter((x): x is Extract<ReadmeExample, { kind: 'file' }> => x.kind === 'file'))
     writeFileSync(path.join(work, e.name), substitute(e.text, answers));
@@ -187,7 +188,20 @@ it('runs every example of the README, as written, against npm start', { timeout:
 
   // The webhook receiver printed the batch's completion; both streams saw batch progress.
   const output = (name: string) => background.find((b) => b.name.startsWith(name))!.out;
-  await expect.poll(() => output('node -e')(), { timeout: 120_000 }).toMatch(/"object":"event\.batch\.completed"/);
+  try {
+    await expect.poll(() => output('node -e')(), { timeout: 120_000 }).toMatch(/"object":"event\.batch\.completed"/);
+  } catch (err) {
+    // What the service says it delivered, and the batches' state, to tell a slow machine from a bug.
+    const deliveries = await once(`curl -s ${service.url}/v1/webhooks/deliveries -H "Authorization: Bearer $KEY"`, env);
+    const batches = body(/\/v1\/batches /).map((b) => b.id);
+    const states = await Promise.all(
+      batches.map((id) => once(`curl -s ${service.url}/v1/batches/${String(id)} -H "Authorization: Bearer $KEY"`, env)),
+    );
+    throw new Error(
+      `${(err as Error).message}\ndeliveries: ${deliveries.body}\nbatches: ${states.map((s) => s.body).join('\n')}`,
+      { cause: err },
+    );
+  }
   await expect.poll(() => output('curl -sN')(), { timeout: 60_000 }).toMatch(/"__typename":"BatchProgress"/);
   await expect.poll(() => output('watch.mjs')(), { timeout: 60_000 }).toMatch(/"__typename":"BatchProgress"/);
 });
