@@ -138,6 +138,37 @@ export const ERROR_CODES: Record<string, ErrorCodeDoc> = {
     meaning: 'Only a paused monitor can be resumed.',
     fix: 'Nothing to do if it is active; read its `status`.',
   },
+  answer_not_in_progress: {
+    kind: 'conflict',
+    meaning: 'Only an answer in progress can be cancelled; this one has ended (completed, failed or cancelled).',
+    fix: 'Nothing to cancel: read the answer with `GET /v1/answers/{id}`.',
+  },
+  answer_cancelled: {
+    kind: 'conflict',
+    meaning: 'The answer was cancelled (`POST /v1/answers/{id}/cancel`) while it ran.',
+    fix: 'Create a new answer if you still need it.',
+  },
+  batch_not_in_progress: {
+    kind: 'conflict',
+    meaning: 'Only a batch in progress can be cancelled; this one has ended.',
+    fix: 'Nothing to cancel: read its items with `GET /v1/batches/{id}/items`.',
+  },
+  crawl_not_in_progress: {
+    kind: 'conflict',
+    meaning: 'Only a crawl in progress can be cancelled; this one has ended.',
+    fix: 'Nothing to cancel: read its pages with `GET /v1/crawls/{id}/pages`.',
+  },
+  schedule_deleted: {
+    kind: 'conflict',
+    meaning: 'The schedule is deleted or has ended, so it cannot be paused, resumed or changed.',
+    fix: 'Create a new schedule.',
+  },
+  schedule_ended: {
+    kind: 'conflict',
+    meaning:
+      'A resumed schedule would have no due time left (a one-time schedule whose time has passed, or a cron that has ended).',
+    fix: 'Give it a new timing (`PATCH /v1/schedules/{id}`) or delete it.',
+  },
   idempotency_key_in_progress: {
     kind: 'conflict',
     meaning: 'A request with the same Idempotency-Key is still running.',
